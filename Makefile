@@ -1,0 +1,45 @@
+# Ramp: the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+CONTROLLER_GEN := go tool controller-gen
+
+.PHONY: all build generate verify-generated run up down test test-unit cluster-binaries clean
+
+all: build
+
+## build: the controller and the CLI (also installed as the kubectl plugin kubectl-ramp) into bin/
+build:
+	go build -o bin/ramp-controller ./cmd/ramp-controller
+	go build -o bin/ramp ./cmd/ramp
+	ln -sf ramp bin/kubectl-ramp
+
+## generate: deepcopy, CRDs and RBAC from the kubebuilder markers (never hand-edit config/)
+generate:
+	$(CONTROLLER_GEN) object paths=./api/...
+	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true,maxDescLen=0 paths=./api/... output:crd:dir=config/crd
+	$(CONTROLLER_GEN) rbac:roleName=ramp-controller paths=./internal/... output:rbac:dir=config/rbac
+
+## cluster-binaries: build (once per machine) the local control plane from Go modules
+cluster-binaries:
+	hack/build-cluster.sh
+
+## up: start the local control plane, install the CRDs and start the controller (idempotent)
+up:
+	hack/up.sh
+
+## down: stop everything `make up` started (by pid)
+down:
+	@if [ -x bin/ramp-cluster ]; then bin/ramp-cluster down --state .ramp-dev/cluster; fi
+
+## run: make up, apply the demo Rollout, then follow the controller log until Ctrl-C
+run: up build
+	hack/run.sh
+
+## test: unit tests and the end-to-end suite on the local control plane
+test:
+	hack/test.sh
+
+test-unit:
+	go test ./...
+
+clean: down
+	rm -rf bin .ramp-dev .ramp-test

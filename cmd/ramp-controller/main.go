@@ -1,0 +1,152 @@
+// Command ramp-controller is Ramp's progressive-delivery controller. It serves
+// the argoproj.io/v1alpha1 API: it wires the manager (leader election, health
+// probes, Prometheus metrics, informer caches) and registers the controllers.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"sync/atomic"
+
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/selection"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/controller"
+)
+
+// instanceIDLabel marks objects for a sharded controller instance (--instance-id).
+const instanceIDLabel = "argo-rollouts.argoproj.io/controller-instance-id"
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "ramp-controller:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	o, err := parseOptions(flag.CommandLine, args)
+	if err != nil {
+		return err
+	}
+	ctrl.SetLogger(zap.New(logEncoder(o.logFormat), zap.Level(logLevel(o.logLevel))))
+	log := ctrl.Log.WithName("setup")
+
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return err
+	}
+	if err := rampv1.AddToScheme(scheme); err != nil {
+		return err
+	}
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
+
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                        scheme,
+		Cache:                         cacheOptions(o),
+		Metrics:                       metricsserver.Options{BindAddress: o.metricsAddr},
+		HealthProbeBindAddress:        o.probeAddr,
+		LeaderElection:                o.leaderElect,
+		LeaderElectionID:              "ramp-controller",
+		LeaderElectionNamespace:       o.leaderElectionNamespace,
+		LeaderElectionReleaseOnCancel: true,
+		LeaseDuration:                 &o.leaseDuration,
+	})
+	if err != nil {
+		return fmt.Errorf("manager: %w", err)
+	}
+	if err := controller.Setup(mgr, controller.Options{}); err != nil {
+		return err
+	}
+	if err := mgr.AddHealthzCheck("ping", func(*http.Request) error { return nil }); err != nil {
+		return err
+	}
+	synced := &cacheSync{cache: mgr.GetCache()}
+	if err := mgr.Add(synced); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("informers", synced.check); err != nil {
+		return err
+	}
+	log.Info("starting manager", "namespace", o.namespace, "instanceID", o.instanceID, "leaderElection", o.leaderElect)
+	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// cacheOptions restricts the informers to --namespace and, for the argoproj
+// kinds, to the objects of this --instance-id.
+func cacheOptions(o options) cache.Options {
+	var opts cache.Options
+	if o.namespace != "" {
+		opts.DefaultNamespaces = map[string]cache.Config{o.namespace: {}}
+	}
+	op, vals := selection.DoesNotExist, []string(nil)
+	if o.instanceID != "" {
+		op, vals = selection.Equals, []string{o.instanceID}
+	}
+	req, err := labels.NewRequirement(instanceIDLabel, op, vals)
+	if err != nil {
+		panic(err) // the label key is a constant: cannot happen
+	}
+	sel := labels.NewSelector().Add(*req)
+	opts.ByObject = map[client.Object]cache.ByObject{}
+	for _, obj := range []client.Object{&rampv1.Rollout{}, &rampv1.AnalysisRun{}, &rampv1.Experiment{}} {
+		opts.ByObject[obj] = cache.ByObject{Label: sel}
+	}
+	return opts
+}
+
+// cacheSync runs on every replica (leader or not) and reports ready once the
+// informer caches have synced.
+type cacheSync struct {
+	cache  cache.Cache
+	synced atomic.Bool
+}
+
+func (c *cacheSync) Start(ctx context.Context) error {
+	c.synced.Store(c.cache.WaitForCacheSync(ctx))
+	<-ctx.Done()
+	return nil
+}
+
+func (c *cacheSync) NeedLeaderElection() bool { return false }
+
+func (c *cacheSync) check(*http.Request) error {
+	if !c.synced.Load() {
+		return errors.New("informer caches not synced")
+	}
+	return nil
+}
+
+func logEncoder(format string) zap.Opts {
+	if format == "json" {
+		return zap.JSONEncoder()
+	}
+	return zap.ConsoleEncoder()
+}
+
+func logLevel(l string) zapcore.Level {
+	switch l {
+	case "debug":
+		return zapcore.DebugLevel
+	case "error":
+		return zapcore.ErrorLevel
+	}
+	return zapcore.InfoLevel
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# make test: unit tests, then the end-to-end suite on its own local control
+# plane (.ramp-test, ports 17400+), stopped at the end unless RAMP_KEEP_CLUSTER=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+
+echo "== unit tests" >&2
+go test -count=1 ./...
+(cd test/cluster && go test -count=1 ./pki/... ./proc/...)
+
+echo "== end-to-end tests on the local control plane" >&2
+export RAMP_STATE=.ramp-test RAMP_PORT_BASE=17400 RAMP_HPA_SYNC=2s RAMP_START_CONTROLLER=0
+if [ "${RAMP_KEEP_CLUSTER:-0}" != 1 ]; then
+  trap 'bin/ramp-cluster down --state .ramp-test/cluster' EXIT
+fi
+hack/up.sh
+go build -o bin/ramp ./cmd/ramp
+RAMP_E2E_KUBECONFIG=$PWD/.ramp-test/kubeconfig \
+RAMP_KUBECTL=$PWD/.ramp-test/bin/kubectl \
+RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
+RAMP_E2E_PORT_BASE=17420 \
+  go test -tags e2e -count=1 -timeout 20m ./test/e2e/... "$@"
+echo "make test finished in $((SECONDS - start))s" >&2

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Starts (idempotently) the local control plane, installs the CRDs and, unless
+# RAMP_START_CONTROLLER=0, (re)starts the controller in the background.
+#   RAMP_STATE       state directory            (default .ramp-dev)
+#   RAMP_PORT_BASE   first of 12 loopback ports (default 16400)
+#   RAMP_HPA_SYNC    HPA controller sync period (default 15s)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+state=${RAMP_STATE:-.ramp-dev}
+base=${RAMP_PORT_BASE:-16400}
+start=$SECONDS
+
+clusterbin=$(hack/build-cluster.sh)
+mkdir -p "$state/bin" bin
+ln -sfn "$clusterbin/kubectl" "$state/bin/kubectl"
+kubectl="$state/bin/kubectl --kubeconfig $state/kubeconfig"
+(cd test/cluster && go build -o ../../bin/ramp-cluster ./cmd/ramp-cluster)
+go build -o bin/ramp-controller ./cmd/ramp-controller
+
+bin/ramp-cluster up --bin "$clusterbin" --state "$state/cluster" --port-base "$base" \
+  --hpa-sync-period "${RAMP_HPA_SYNC:-15s}"
+cp "$state/cluster/kubeconfig" "$state/kubeconfig"
+
+$kubectl apply --server-side --force-conflicts -f config/crd/ >/dev/null
+$kubectl wait --for=condition=Established --timeout=60s \
+  crd/rollouts.argoproj.io crd/analysisruns.argoproj.io crd/analysistemplates.argoproj.io \
+  crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io >/dev/null
+echo "CRDs installed" >&2
+
+if [ "${RAMP_START_CONTROLLER:-1}" != 0 ]; then
+  bin/ramp-cluster stop --state "$state/cluster" --name ramp-controller
+  probe=$((base + 11))
+  bin/ramp-cluster start --state "$state/cluster" --name ramp-controller -- \
+    "$PWD/bin/ramp-controller" --kubeconfig "$PWD/$state/kubeconfig" \
+    --leader-election-namespace default \
+    --metrics-bind-address "127.0.0.1:$((base + 10))" \
+    --health-probe-bind-address "127.0.0.1:$probe"
+  for _ in $(seq 300); do
+    curl -fsS "http://127.0.0.1:$probe/readyz" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  curl -fsS "http://127.0.0.1:$probe/readyz" >/dev/null || {
+    echo "ramp-controller is not ready; log: $state/cluster/logs/ramp-controller.log" >&2; exit 1; }
+  echo "ramp-controller ready (log: $state/cluster/logs/ramp-controller.log)" >&2
+fi
+echo "up in $((SECONDS - start))s; kubeconfig: $state/kubeconfig; kubectl: $state/bin/kubectl" >&2

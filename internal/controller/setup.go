@@ -1,0 +1,21 @@
+package controller
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
+)
+
+// Options configure the controllers.
+type Options struct {
+	// MaxConcurrentReconciles per controller; 0 means the default (10).
+	MaxConcurrentReconciles int
+}
+
+// Setup registers every controller with the manager.
+func Setup(mgr ctrl.Manager, o Options) error {
+	if o.MaxConcurrentReconciles == 0 {
+		o.MaxConcurrentReconciles = 10
+	}
+	return (&rollout.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr, o.MaxConcurrentReconciles)
+}

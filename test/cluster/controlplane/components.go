@@ -1,0 +1,91 @@
+package controlplane
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// component is one process of the control plane.
+type component struct {
+	name string
+	args []string
+}
+
+// components lists the processes in start order.
+func (c Config) components() []component {
+	kc := c.Kubeconfig()
+	return []component{
+		{"etcd", []string{
+			"--name=ramp", "--data-dir=" + filepath.Join(c.StateDir, "etcd"),
+			fmt.Sprintf("--listen-client-urls=http://127.0.0.1:%d", c.etcdClient()),
+			fmt.Sprintf("--advertise-client-urls=http://127.0.0.1:%d", c.etcdClient()),
+			fmt.Sprintf("--listen-peer-urls=http://127.0.0.1:%d", c.etcdPeer()),
+			fmt.Sprintf("--initial-advertise-peer-urls=http://127.0.0.1:%d", c.etcdPeer()),
+			fmt.Sprintf("--initial-cluster=ramp=http://127.0.0.1:%d", c.etcdPeer()),
+			"--listen-metrics-urls=", "--log-level=warn", "--unsafe-no-fsync=true",
+			"--quota-backend-bytes=4294967296",
+		}},
+		{"kube-apiserver", []string{
+			fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", c.etcdClient()),
+			"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+			fmt.Sprintf("--secure-port=%d", c.apiserver()),
+			"--tls-cert-file=" + c.pki("apiserver.crt"), "--tls-private-key-file=" + c.pki("apiserver.key"),
+			"--client-ca-file=" + c.pki("ca.crt"),
+			"--service-account-key-file=" + c.pki("sa.pub"),
+			"--service-account-signing-key-file=" + c.pki("sa.key"),
+			"--service-account-issuer=https://kubernetes.default.svc",
+			"--service-cluster-ip-range=10.96.0.0/16",
+			"--authorization-mode=Node,RBAC",
+			"--allow-privileged=true",
+			"--requestheader-client-ca-file=" + c.pki("front-proxy-ca.crt"),
+			"--requestheader-allowed-names=front-proxy-client",
+			"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+			"--requestheader-group-headers=X-Remote-Group",
+			"--requestheader-username-headers=X-Remote-User",
+			"--proxy-client-cert-file=" + c.pki("front-proxy-client.crt"),
+			"--proxy-client-key-file=" + c.pki("front-proxy-client.key"),
+			"--kubelet-client-certificate=" + c.pki("admin.crt"),
+			"--kubelet-client-key=" + c.pki("admin.key"),
+			"--kubelet-certificate-authority=" + c.pki("ca.crt"),
+			"--profiling=false", "--v=0",
+		}},
+		{"kube-controller-manager", []string{
+			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
+			"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", c.kcm()),
+			"--cert-dir=" + c.pki("kcm"),
+			"--leader-elect=false",
+			"--service-account-private-key-file=" + c.pki("sa.key"),
+			"--root-ca-file=" + c.pki("ca.crt"),
+			"--use-service-account-credentials=true",
+			"--controllers=*,-nodeipam,-cloud-node-lifecycle,-service,-route,-ttl",
+			"--node-monitor-grace-period=40s",
+			fmt.Sprintf("--horizontal-pod-autoscaler-sync-period=%s", c.HPASyncPeriod),
+			"--horizontal-pod-autoscaler-downscale-stabilization=30s",
+			"--concurrent-replicaset-syncs=10", "--kube-api-qps=200", "--kube-api-burst=400",
+			"--profiling=false", "--v=0",
+		}},
+		{"kube-scheduler", []string{
+			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
+			"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", c.scheduler()),
+			"--cert-dir=" + c.pki("scheduler"),
+			"--leader-elect=false", "--kube-api-qps=200", "--kube-api-burst=400",
+			"--profiling=false", "--v=0",
+		}},
+		{"kwok", []string{
+			"--kubeconfig=" + kc, "--manage-all-nodes=true",
+			"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", c.kubelet()),
+			"--tls-cert-file=" + c.pki("kubelet.crt"), "--tls-private-key-file=" + c.pki("kubelet.key"),
+			fmt.Sprintf("--server-address=127.0.0.1:%d", c.kwokServer()),
+			"--cidr=10.244.0.0/16",
+			"--config=" + filepath.Join(c.StateDir, "kwok.yaml"),
+		}},
+		{"metrics-server", []string{
+			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
+			"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", c.metricsServer()),
+			"--cert-dir=" + c.pki("metrics-server"),
+			"--kubelet-use-node-status-port", "--kubelet-insecure-tls",
+			"--kubelet-preferred-address-types=InternalIP",
+			"--metric-resolution=10s", "--kubelet-request-timeout=5s",
+		}},
+	}
+}
