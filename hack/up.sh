@@ -22,9 +22,14 @@ bin/ramp-cluster up --bin "$clusterbin" --state "$state/cluster" --port-base "$b
 cp "$state/cluster/kubeconfig" "$state/kubeconfig"
 
 $kubectl apply --server-side --force-conflicts -f config/crd/ >/dev/null
-$kubectl wait --for=condition=Established --timeout=60s \
-  crd/rollouts.argoproj.io crd/analysisruns.argoproj.io crd/analysistemplates.argoproj.io \
-  crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io >/dev/null
+crds="crd/rollouts.argoproj.io crd/analysisruns.argoproj.io crd/analysistemplates.argoproj.io
+  crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io"
+# A just-created CRD has no status yet, which kubectl wait reports as an error: retry.
+for _ in $(seq 100); do
+  $kubectl wait --for=condition=Established --timeout=30s $crds >/dev/null 2>&1 && break
+  sleep 0.2
+done
+$kubectl wait --for=condition=Established --timeout=1s $crds >/dev/null
 echo "CRDs installed" >&2
 
 if [ "${RAMP_START_CONTROLLER:-1}" != 0 ]; then

@@ -56,11 +56,11 @@ func TestInvalidManifestsRejected(t *testing.T) {
 		{"set-weight-150", rollout("w150", `    canary:
       steps:
       - setWeight: 150
-`), []string{"spec.strategy.canary.steps[0].setWeight", "100"}},
+`), []string{"spec.strategy.canary.steps", "setWeight", "between 0 and", "100 when unset"}},
 		{"negative-weight", rollout("wneg", `    canary:
       steps:
       - setWeight: -1
-`), []string{"spec.strategy.canary.steps[0].setWeight"}},
+`), []string{"spec.strategy.canary.steps[0].setWeight", "greater than or equal to 0"}},
 		{"unknown-step-type", rollout("unknown", `    canary:
       steps:
       - setWeigth: 20

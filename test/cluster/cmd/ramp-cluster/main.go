@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -36,6 +37,11 @@ func main() {
 	fs.IntVar(&cfg.Nodes, "nodes", 1, "number of kwok nodes")
 	name := fs.String("name", "", "process name for start/stop")
 	_ = fs.Parse(os.Args[2:])
+	for _, dir := range []*string{&cfg.BinDir, &cfg.StateDir} {
+		if abs, err := filepath.Abs(*dir); err == nil && *dir != "" {
+			*dir = abs
+		}
+	}
 
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
