@@ -58,7 +58,7 @@ func (c Config) components() []component {
 			"--root-ca-file=" + c.pki("ca.crt"),
 			"--use-service-account-credentials=true",
 			"--controllers=*,-nodeipam,-cloud-node-lifecycle,-service,-route,-ttl",
-			"--node-monitor-grace-period=40s",
+			"--node-monitor-grace-period=2m", // kwok heartbeats through its Lease; never flap pods NotReady
 			fmt.Sprintf("--horizontal-pod-autoscaler-sync-period=%s", c.HPASyncPeriod),
 			"--horizontal-pod-autoscaler-downscale-stabilization=30s",
 			"--concurrent-replicaset-syncs=10", "--kube-api-qps=200", "--kube-api-burst=400",
@@ -75,8 +75,8 @@ func (c Config) components() []component {
 			"--kubeconfig=" + kc, "--manage-all-nodes=true",
 			"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", c.kubelet()),
 			"--tls-cert-file=" + c.pki("kubelet.crt"), "--tls-private-key-file=" + c.pki("kubelet.key"),
-			fmt.Sprintf("--server-address=127.0.0.1:%d", c.kwokServer()),
-			"--cidr=10.244.0.0/16",
+			fmt.Sprintf("--server-address=127.0.0.1:%d", c.kubelet()), // serves the kubelet API (TLS) on loopback
+			"--cidr=10.244.0.0/16", "--node-lease-duration-seconds=40",
 			"--config=" + filepath.Join(c.StateDir, "kwok.yaml"),
 		}},
 		{"metrics-server", []string{

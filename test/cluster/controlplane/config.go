@@ -28,8 +28,7 @@ func (c Config) apiserver() int     { return c.PortBase + 2 }
 func (c Config) kcm() int           { return c.PortBase + 3 }
 func (c Config) scheduler() int     { return c.PortBase + 4 }
 func (c Config) kubelet() int       { return c.PortBase + 5 }
-func (c Config) kwokServer() int    { return c.PortBase + 6 }
-func (c Config) metricsServer() int { return c.PortBase + 7 }
+func (c Config) metricsServer() int { return c.PortBase + 6 }
 
 // Kubeconfig is the admin kubeconfig written by Up.
 func (c Config) Kubeconfig() string { return filepath.Join(c.StateDir, "kubeconfig") }

@@ -34,6 +34,14 @@ func (c Config) ensureObjects(ctx context.Context, cs *kubernetes.Clientset) err
 	}
 	if err := createIfMissing(ctx, func() error {
 		_, err := cs.CoreV1().Services("kube-system").Create(ctx, svc, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) { // the port base may have changed: keep it current
+			old, gerr := cs.CoreV1().Services("kube-system").Get(ctx, svc.Name, metav1.GetOptions{})
+			if gerr != nil {
+				return gerr
+			}
+			old.Spec.Ports = svc.Spec.Ports
+			_, err = cs.CoreV1().Services("kube-system").Update(ctx, old, metav1.UpdateOptions{})
+		}
 		return err
 	}); err != nil {
 		return fmt.Errorf("metrics-server service: %w", err)
@@ -57,6 +65,14 @@ func (c Config) ensureObjects(ctx context.Context, cs *kubernetes.Clientset) err
 	}
 	if err := createIfMissing(ctx, func() error {
 		_, err := agg.ApiregistrationV1().APIServices().Create(ctx, apisvc, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			old, gerr := agg.ApiregistrationV1().APIServices().Get(ctx, apisvc.Name, metav1.GetOptions{})
+			if gerr != nil {
+				return gerr
+			}
+			old.Spec = apisvc.Spec
+			_, err = agg.ApiregistrationV1().APIServices().Update(ctx, old, metav1.UpdateOptions{})
+		}
 		return err
 	}); err != nil {
 		return fmt.Errorf("metrics APIService: %w", err)
@@ -72,7 +88,7 @@ func (c Config) ensureObjects(ctx context.Context, cs *kubernetes.Clientset) err
 	}); err != nil {
 		return fmt.Errorf("kwok nodes did not become Ready and untainted: %w", err)
 	}
-	return poll(ctx, 2*time.Minute, func() (bool, error) {
+	err = poll(ctx, 2*time.Minute, func() (bool, error) {
 		a, err := agg.ApiregistrationV1().APIServices().Get(ctx, apisvc.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, nil
@@ -84,6 +100,10 @@ func (c Config) ensureObjects(ctx context.Context, cs *kubernetes.Clientset) err
 		}
 		return false, nil
 	})
+	if err != nil {
+		return fmt.Errorf("metrics.k8s.io (metrics-server) did not become available: %w", err)
+	}
+	return nil
 }
 
 func fakeNode(name string) *corev1.Node {

@@ -33,7 +33,7 @@ func Up(ctx context.Context, c Config, out io.Writer) error {
 	}
 	procs := proc.Dir(c.StateDir)
 	for _, comp := range c.components() {
-		if procs.Running(comp.name) {
+		if procs.Current(comp.name, c.bin(comp.name), comp.args...) {
 			continue
 		}
 		fmt.Fprintf(out, "starting %s\n", comp.name)
@@ -105,7 +105,7 @@ func (c Config) waitHealthy(ctx context.Context, name string, running func() boo
 	case "kube-scheduler":
 		url = fmt.Sprintf("https://127.0.0.1:%d/healthz", c.scheduler())
 	case "kwok":
-		url = fmt.Sprintf("http://127.0.0.1:%d/healthz", c.kwokServer())
+		url = fmt.Sprintf("https://127.0.0.1:%d/healthz", c.kubelet())
 	case "metrics-server":
 		url = fmt.Sprintf("https://127.0.0.1:%d/livez", c.metricsServer())
 	}

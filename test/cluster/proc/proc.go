@@ -4,6 +4,8 @@
 package proc
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -25,15 +27,27 @@ func (d Dir) Log(name string) string { return filepath.Join(string(d), "logs", n
 
 // Running reports whether the named process is alive and still the binary it started.
 func (d Dir) Running(name string) bool {
-	pid, bin, err := d.read(name)
+	pid, bin, _, err := d.read(name)
 	return err == nil && alive(pid, bin)
 }
 
+// Current reports whether the named process is running with exactly this
+// command line (so a changed configuration is noticed).
+func (d Dir) Current(name, bin string, args ...string) bool {
+	pid, runBin, sum, err := d.read(name)
+	abs, _ := filepath.Abs(bin)
+	return err == nil && alive(pid, runBin) && runBin == abs && sum == argsSum(args)
+}
+
 // Start launches bin with args in its own session, logging to Log(name).
-// It does nothing if the named process is already running.
+// It does nothing if the process already runs with this command line, and
+// restarts it if it runs with another one.
 func (d Dir) Start(name, bin string, args ...string) error {
-	if d.Running(name) {
+	if d.Current(name, bin, args...) {
 		return nil
+	}
+	if err := d.Stop(name, 10*time.Second); err != nil {
+		return err
 	}
 	for _, sub := range []string{"pids", "logs"} {
 		if err := os.MkdirAll(filepath.Join(string(d), sub), 0o755); err != nil {
@@ -56,12 +70,12 @@ func (d Dir) Start(name, bin string, args ...string) error {
 		return fmt.Errorf("start %s: %w", name, err)
 	}
 	go func() { _ = cmd.Wait() }() // reap if the caller stays alive
-	return os.WriteFile(d.pidFile(name), []byte(fmt.Sprintf("%d %s\n", cmd.Process.Pid, abs)), 0o644)
+	return os.WriteFile(d.pidFile(name), []byte(fmt.Sprintf("%d %s %s\n", cmd.Process.Pid, abs, argsSum(args))), 0o644)
 }
 
 // Stop terminates the named process (SIGTERM, then SIGKILL after grace).
 func (d Dir) Stop(name string, grace time.Duration) error {
-	pid, bin, err := d.read(name)
+	pid, bin, _, err := d.read(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -93,17 +107,23 @@ func (d Dir) Names() []string {
 	return out
 }
 
-func (d Dir) read(name string) (int, string, error) {
+// read parses a pid file: "<pid> <binary> <sha256 of the arguments>".
+func (d Dir) read(name string) (pid int, bin, sum string, err error) {
 	b, err := os.ReadFile(d.pidFile(name))
 	if err != nil {
-		return 0, "", err
+		return 0, "", "", err
 	}
 	f := strings.Fields(string(b))
-	if len(f) != 2 {
-		return 0, "", fmt.Errorf("malformed pid file %s", d.pidFile(name))
+	if len(f) != 3 {
+		return 0, "", "", fmt.Errorf("malformed pid file %s", d.pidFile(name))
 	}
-	pid, err := strconv.Atoi(f[0])
-	return pid, f[1], err
+	pid, err = strconv.Atoi(f[0])
+	return pid, f[1], f[2], err
+}
+
+func argsSum(args []string) string {
+	h := sha256.Sum256([]byte(strings.Join(args, "\x00")))
+	return hex.EncodeToString(h[:8])
 }
 
 // alive checks the pid exists, is not a zombie, and runs bin.
