@@ -12,7 +12,7 @@ Ramp is running on the local control plane. In another terminal:
   export PATH=\$PWD/.ramp-dev/bin:\$PWD/bin:\$PATH KUBECONFIG=\$PWD/.ramp-dev/kubeconfig
   kubectl get rollouts                     # printer columns: desired, current, phase, step, weight
   kubectl get --raw /apis/argoproj.io/v1alpha1/namespaces/default/rollouts/rollouts-demo/scale
-  kubectl apply --server-side -f test/e2e/testdata/seeds/   # the seed manifests
+  kubectl apply --server-side -f test/e2e/testdata/seeds/003-rollout-canary.yaml   # a seed manifest
   make down                                # stop everything make up started
 
 Following the controller log (Ctrl-C stops following; the controller keeps running):

@@ -19,6 +19,5 @@ go build -o bin/ramp ./cmd/ramp
 RAMP_E2E_KUBECONFIG=$PWD/.ramp-test/kubeconfig \
 RAMP_KUBECTL=$PWD/.ramp-test/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
-RAMP_E2E_PORT_BASE=17420 \
   go test -tags e2e -count=1 -timeout 20m ./test/e2e/... "$@"
 echo "make test finished in $((SECONDS - start))s" >&2

@@ -6,11 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,27 +31,35 @@ type controllerProcess struct {
 	logPath   string
 }
 
-func startController() (*controllerProcess, error) {
+// startController starts the ramp-controller binary against the local
+// control plane, electing its leader through a Lease in leaseNS, with its
+// probe and metrics endpoints on free loopback ports.
+func startController(leaseNS string) (*controllerProcess, error) {
 	bin := os.Getenv("RAMP_CONTROLLER_BIN")
-	base, err := strconv.Atoi(os.Getenv("RAMP_E2E_PORT_BASE"))
-	if bin == "" || err != nil {
-		return nil, fmt.Errorf("RAMP_CONTROLLER_BIN and RAMP_E2E_PORT_BASE must be set (make test sets them)")
+	if bin == "" {
+		return nil, fmt.Errorf("RAMP_CONTROLLER_BIN must be set (make test sets it)")
 	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNamespace}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS}}
 	if err := env.client.Create(context.Background(), ns); client.IgnoreAlreadyExists(err) != nil {
 		return nil, err
 	}
-	p := &controllerProcess{
-		probeAddr: fmt.Sprintf("127.0.0.1:%d", base),
-		metrics:   fmt.Sprintf("127.0.0.1:%d", base+1),
-		logPath:   filepath.Join(os.TempDir(), fmt.Sprintf("ramp-e2e-controller-%d.log", os.Getpid())),
-	}
-	logf, err := os.Create(p.logPath)
+	probe, err := freePort()
 	if err != nil {
 		return nil, err
 	}
+	metrics, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	p := &controllerProcess{probeAddr: probe, metrics: metrics}
+	logf, err := os.CreateTemp("", "ramp-e2e-controller-*.log")
+	if err != nil {
+		return nil, err
+	}
+	p.logPath = logf.Name()
 	p.cmd = exec.Command(bin, "--kubeconfig", env.kubeconfig,
-		"--leader-election-namespace", leaseNamespace,
+		"--leader-election-namespace", leaseNS,
+		"--leader-election-lease-duration", "15s",
 		"--health-probe-bind-address", p.probeAddr,
 		"--metrics-bind-address", p.metrics,
 		"--log-format", "json")
@@ -60,8 +67,18 @@ func startController() (*controllerProcess, error) {
 	if err := p.cmd.Start(); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(os.Stderr, "e2e: ramp-controller pid %d, log %s\n", p.cmd.Process.Pid, p.logPath)
+	fmt.Fprintf(os.Stderr, "e2e: ramp-controller pid %d (lease namespace %s), log %s\n", p.cmd.Process.Pid, leaseNS, p.logPath)
 	return p, nil
+}
+
+// freePort returns a loopback address with a port the kernel just handed out.
+func freePort() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
 }
 
 func (p *controllerProcess) stop() {
@@ -85,21 +102,103 @@ func httpGet(url string) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
+// isLeader reads the controller's leader_election_master_status gauge.
+func (p *controllerProcess) isLeader() (bool, error) {
+	code, body, err := httpGet("http://" + p.metrics + "/metrics")
+	if err != nil || code != http.StatusOK {
+		return false, fmt.Errorf("/metrics: %d %v", code, err)
+	}
+	return strings.Contains(body, `leader_election_master_status{name="ramp-controller"} 1`), nil
+}
+
+func (p *controllerProcess) ready() error {
+	code, body, err := httpGet("http://" + p.probeAddr + "/readyz")
+	if err != nil {
+		return err
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("status %d: %s", code, body)
+	}
+	return nil
+}
+
+// TestLeaderFailover: of two replicas sharing a Lease exactly one leads and
+// both report ready; when the leader stops it releases the Lease and the
+// standby takes over without waiting for the lease to expire.
+func TestLeaderFailover(t *testing.T) {
+	t.Parallel()
+	leaseNS := namespace(t, "lease")
+	var replicas [2]*controllerProcess
+	for i := range replicas {
+		p, err := startController(leaseNS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.stop)
+		replicas[i] = p
+	}
+	var leader, standby *controllerProcess
+	eventually(t, 60*time.Second, "both replicas ready and exactly one leading", func() error {
+		leading := 0
+		for _, p := range replicas {
+			if err := p.ready(); err != nil {
+				return err
+			}
+			ok, err := p.isLeader()
+			if err != nil {
+				return err
+			}
+			if ok {
+				leading++
+				leader = p
+			} else {
+				standby = p
+			}
+		}
+		if leading != 1 {
+			return fmt.Errorf("%d leaders", leading)
+		}
+		return nil
+	})
+	var lease coordinationv1.Lease
+	key := client.ObjectKey{Namespace: leaseNS, Name: "ramp-controller"}
+	if err := env.client.Get(context.Background(), key, &lease); err != nil {
+		t.Fatal(err)
+	}
+	before := *lease.Spec.HolderIdentity
+
+	stopped := time.Now()
+	leader.stop()
+	eventually(t, 30*time.Second, "standby takes the lease", func() error {
+		ok, err := standby.isLeader()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("standby is not leading yet")
+		}
+		return nil
+	})
+	takeover := time.Since(stopped)
+	if err := env.client.Get(context.Background(), key, &lease); err != nil {
+		t.Fatal(err)
+	}
+	if lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == before {
+		t.Errorf("lease holder did not change from %q", before)
+	}
+	// The lease lasts 15s: a takeover well inside it shows the leader released it.
+	if takeover >= 15*time.Second {
+		t.Errorf("takeover took %s: the stopping leader did not release the lease", takeover)
+	}
+	t.Logf("failover: standby leading %s after the leader was stopped", takeover.Round(10*time.Millisecond))
+}
+
 // TestControllerTakesLeaseAndReportsReady: the controller binary starts
 // against the real API server, wins the ramp-controller Lease, reports ready
 // on /readyz and serves Prometheus metrics.
 func TestControllerTakesLeaseAndReportsReady(t *testing.T) {
 	t.Parallel()
-	eventually(t, 60*time.Second, "/readyz returns 200", func() error {
-		code, body, err := httpGet("http://" + env.controller.probeAddr + "/readyz")
-		if err != nil {
-			return err
-		}
-		if code != http.StatusOK {
-			return fmt.Errorf("status %d: %s", code, body)
-		}
-		return nil
-	})
+	eventually(t, 60*time.Second, "/readyz returns 200", env.controller.ready)
 	var lease coordinationv1.Lease
 	eventually(t, 60*time.Second, "Lease ramp-controller is held", func() error {
 		if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: leaseNamespace, Name: "ramp-controller"}, &lease); err != nil {

@@ -59,7 +59,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	env.controller, err = startController()
+	env.controller, err = startController(leaseNamespace)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: start controller:", err)
 		return 1

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+func TestParseOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		env     string
+		check   func(options) string
+		wantErr string
+	}{
+		{name: "defaults", check: func(o options) string {
+			if !o.leaderElect || o.leaderElectionNamespace != "kube-system" || o.logFormat != "text" || o.namespace != "" {
+				return "unexpected defaults"
+			}
+			return ""
+		}},
+		{name: "lease follows --namespace", args: []string{"--namespace", "team-a"}, check: func(o options) string {
+			if o.leaderElectionNamespace != "team-a" {
+				return "lease namespace " + o.leaderElectionNamespace
+			}
+			return ""
+		}},
+		{name: "lease follows POD_NAMESPACE", env: "argo-rollouts", check: func(o options) string {
+			if o.leaderElectionNamespace != "argo-rollouts" {
+				return "lease namespace " + o.leaderElectionNamespace
+			}
+			return ""
+		}},
+		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
+		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("POD_NAMESPACE", tc.env)
+			o, err := parseOptions(flag.NewFlagSet("test", flag.ContinueOnError), tc.args)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := tc.check(o); msg != "" {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+// TestCacheOptionsShardByInstanceID: with --instance-id only labelled objects
+// are watched; without it only unlabelled ones; --namespace limits the cache.
+func TestCacheOptionsShardByInstanceID(t *testing.T) {
+	labelled := labels.Set{instanceIDLabel: "shard-a"}
+	other := labels.Set{instanceIDLabel: "shard-b"}
+	plain := labels.Set{"app": "web"}
+	for _, tc := range []struct {
+		id                                 string
+		wantLabelled, wantOther, wantPlain bool
+	}{
+		{id: "", wantLabelled: false, wantOther: false, wantPlain: true},
+		{id: "shard-a", wantLabelled: true, wantOther: false, wantPlain: false},
+	} {
+		opts := cacheOptions(options{instanceID: tc.id, namespace: "team-a"})
+		if _, ok := opts.DefaultNamespaces["team-a"]; !ok || len(opts.DefaultNamespaces) != 1 {
+			t.Errorf("id %q: cache namespaces = %v, want only team-a", tc.id, opts.DefaultNamespaces)
+		}
+		var by cache.ByObject
+		for obj, b := range opts.ByObject { // keyed by pointer: find the Rollout entry
+			if _, isRollout := obj.(*rampv1.Rollout); isRollout {
+				by = b
+			}
+		}
+		if by.Label == nil {
+			t.Fatalf("id %q: no label selector for Rollouts", tc.id)
+		}
+		if got := by.Label.Matches(labelled); got != tc.wantLabelled {
+			t.Errorf("id %q: labelled shard-a matches = %v", tc.id, got)
+		}
+		if got := by.Label.Matches(other); got != tc.wantOther {
+			t.Errorf("id %q: labelled shard-b matches = %v", tc.id, got)
+		}
+		if got := by.Label.Matches(plain); got != tc.wantPlain {
+			t.Errorf("id %q: unlabelled matches = %v", tc.id, got)
+		}
+	}
+	if opts := cacheOptions(options{}); opts.DefaultNamespaces != nil {
+		t.Errorf("without --namespace the cache is limited to %v", opts.DefaultNamespaces)
+	}
+}
