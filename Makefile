@@ -15,8 +15,8 @@ build:
 ## generate: deepcopy, CRDs and RBAC from the kubebuilder markers (never hand-edit config/)
 generate:
 	$(CONTROLLER_GEN) object paths=./api/...
-	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true,maxDescLen=0 paths=./api/... output:crd:dir=config/crd
-	$(CONTROLLER_GEN) rbac:roleName=ramp-controller paths=./internal/... output:rbac:dir=config/rbac
+	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true,maxDescLen=0 paths=./api/... output:crd:dir=config/crd/bases
+	$(CONTROLLER_GEN) rbac:roleName=ramp-controller paths="./internal/...;./cmd/..." output:rbac:dir=config/rbac
 
 ## cluster-binaries: build (once per machine) the local control plane from Go modules
 cluster-binaries:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test: unit tests, then the end-to-end suite on its own local control
 # plane (.ramp-test, ports 17400+), stopped at the end unless RAMP_KEEP_CLUSTER=1.
+# RAMP_TEST_STATE / RAMP_TEST_PORT_BASE move it (e.g. to run two checkouts at once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -10,14 +11,15 @@ go test -count=1 ./...
 (cd test/cluster && go test -count=1 ./pki/... ./proc/...)
 
 echo "== end-to-end tests on the local control plane" >&2
-export RAMP_STATE=.ramp-test RAMP_PORT_BASE=17400 RAMP_HPA_SYNC=2s RAMP_START_CONTROLLER=0
+export RAMP_STATE=${RAMP_TEST_STATE:-.ramp-test} RAMP_PORT_BASE=${RAMP_TEST_PORT_BASE:-17400}
+export RAMP_HPA_SYNC=2s RAMP_START_CONTROLLER=0
 if [ "${RAMP_KEEP_CLUSTER:-0}" != 1 ]; then
-  trap 'bin/ramp-cluster down --state .ramp-test/cluster' EXIT
+  trap 'bin/ramp-cluster down --state "$RAMP_STATE/cluster"' EXIT
 fi
 hack/up.sh
 go build -o bin/ramp ./cmd/ramp
-RAMP_E2E_KUBECONFIG=$PWD/.ramp-test/kubeconfig \
-RAMP_KUBECTL=$PWD/.ramp-test/bin/kubectl \
+RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
+RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
   go test -tags e2e -count=1 -timeout 20m ./test/e2e/... "$@"
 echo "make test finished in $((SECONDS - start))s" >&2

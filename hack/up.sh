@@ -21,7 +21,7 @@ bin/ramp-cluster up --bin "$clusterbin" --state "$state/cluster" --port-base "$b
   --hpa-sync-period "${RAMP_HPA_SYNC:-15s}"
 cp "$state/cluster/kubeconfig" "$state/kubeconfig"
 
-$kubectl apply --server-side --force-conflicts -f config/crd/ >/dev/null
+$kubectl apply --server-side --force-conflicts -f config/crd/bases/ >/dev/null
 crds="crd/rollouts.argoproj.io crd/analysisruns.argoproj.io crd/analysistemplates.argoproj.io
   crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io"
 # A just-created CRD has no status yet, which kubectl wait reports as an error: retry.

@@ -27,6 +27,10 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/controller"
 )
 
+// Leader election uses one Lease in the controller's own namespace (the
+// install puts it in ramp-system): a namespaced Role, not cluster-wide access.
+// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=ramp-system,resources=leases,verbs=get;create;update
+
 // instanceIDLabel marks objects for a sharded controller instance (--instance-id).
 const instanceIDLabel = "argo-rollouts.argoproj.io/controller-instance-id"
 

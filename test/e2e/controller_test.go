@@ -34,7 +34,7 @@ type controllerProcess struct {
 // startController starts the ramp-controller binary against the local
 // control plane, electing its leader through a Lease in leaseNS, with its
 // probe and metrics endpoints on free loopback ports.
-func startController(leaseNS string) (*controllerProcess, error) {
+func startController(leaseNS string, extraArgs ...string) (*controllerProcess, error) {
 	bin := os.Getenv("RAMP_CONTROLLER_BIN")
 	if bin == "" {
 		return nil, fmt.Errorf("RAMP_CONTROLLER_BIN must be set (make test sets it)")
@@ -63,6 +63,7 @@ func startController(leaseNS string) (*controllerProcess, error) {
 		"--health-probe-bind-address", p.probeAddr,
 		"--metrics-bind-address", p.metrics,
 		"--log-format", "json")
+	p.cmd.Args = append(p.cmd.Args, extraArgs...) // later flags win
 	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	if err := p.cmd.Start(); err != nil {
 		return nil, err

@@ -1,0 +1,83 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+const serviceAccount = "system:serviceaccount:ramp-system:ramp-controller"
+
+// TestInstallManifestsGrantLeastPrivilege applies the kustomize install
+// (config/default: CRDs, generated RBAC, Deployment), then runs the real
+// controller as its ServiceAccount (kubeconfig impersonation): the generated
+// RBAC must be enough for it to become ready and lead, and nothing more than
+// it needs may be granted.
+func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
+	t.Parallel()
+	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-k", "../../config/default"); err != nil {
+		t.Fatalf("apply -k config/default: %v\n%s", err, stderr)
+	}
+	for _, tc := range []struct {
+		verb, resource, ns string
+		want               string
+	}{
+		{"watch", "rollouts.argoproj.io", "team-a", "yes"},
+		{"patch", "rollouts.argoproj.io/status", "team-a", "yes"},
+		{"create", "replicasets.apps", "team-a", "yes"},
+		{"update", "leases.coordination.k8s.io", "ramp-system", "yes"},
+		{"update", "leases.coordination.k8s.io", "kube-system", "no"},
+		{"get", "secrets", "team-a", "no"},
+		{"delete", "rollouts.argoproj.io", "team-a", "no"},
+		{"create", "pods", "team-a", "no"},
+		{"delete", "services", "team-a", "no"},
+	} {
+		out, _, _ := kubectl(t, "", "auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount)
+		if got := strings.TrimSpace(out); got != tc.want {
+			t.Errorf("can %s %s in %s: %q, want %q", tc.verb, tc.resource, tc.ns, got, tc.want)
+		}
+	}
+
+	p, err := startController("ramp-system", "--kubeconfig", impersonatingKubeconfig(t, serviceAccount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.stop)
+	eventually(t, 60*time.Second, "controller running as its ServiceAccount is ready and leads", func() error {
+		if err := p.ready(); err != nil {
+			return err
+		}
+		if ok, err := p.isLeader(); err != nil || !ok {
+			return fmt.Errorf("not leading (%v)", err)
+		}
+		return nil
+	})
+	log, _ := os.ReadFile(p.logPath)
+	if strings.Contains(string(log), "forbidden") {
+		t.Errorf("controller hit an RBAC denial:\n%s", log)
+	}
+}
+
+// impersonatingKubeconfig writes a copy of the admin kubeconfig that acts as user.
+func impersonatingKubeconfig(t *testing.T, user string) string {
+	t.Helper()
+	cfg, err := clientcmd.LoadFromFile(env.kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ai := range cfg.AuthInfos {
+		ai.Impersonate = user
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
