@@ -18,6 +18,10 @@ generate:
 	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true,maxDescLen=0 paths=./api/... output:crd:dir=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=ramp-controller paths="./internal/...;./cmd/..." output:rbac:dir=config/rbac
 
+## verify-generated: fail if config/ differs from what the markers generate
+verify-generated:
+	hack/verify-generated.sh
+
 ## cluster-binaries: build (once per machine) the local control plane from Go modules
 cluster-binaries:
 	hack/build-cluster.sh

@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 
+echo "== generated code" >&2
+hack/verify-generated.sh
+
 echo "== unit tests" >&2
 go test -count=1 ./...
 (cd test/cluster && go test -count=1 ./pki/... ./proc/...)
