@@ -7,15 +7,16 @@ import (
 
 // component is one process of the control plane.
 type component struct {
-	name string
-	args []string
+	name  string
+	ports []int // loopback ports it listens on
+	args  []string
 }
 
 // components lists the processes in start order.
 func (c Config) components() []component {
 	kc := c.Kubeconfig()
 	return []component{
-		{"etcd", []string{
+		{"etcd", []int{c.etcdClient(), c.etcdPeer()}, []string{
 			"--name=ramp", "--data-dir=" + filepath.Join(c.StateDir, "etcd"),
 			fmt.Sprintf("--listen-client-urls=http://127.0.0.1:%d", c.etcdClient()),
 			fmt.Sprintf("--advertise-client-urls=http://127.0.0.1:%d", c.etcdClient()),
@@ -25,7 +26,7 @@ func (c Config) components() []component {
 			"--listen-metrics-urls=", "--log-level=warn", "--unsafe-no-fsync=true",
 			"--quota-backend-bytes=4294967296",
 		}},
-		{"kube-apiserver", []string{
+		{"kube-apiserver", []int{c.apiserver()}, []string{
 			fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", c.etcdClient()),
 			"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
 			fmt.Sprintf("--secure-port=%d", c.apiserver()),
@@ -49,7 +50,7 @@ func (c Config) components() []component {
 			"--kubelet-certificate-authority=" + c.pki("ca.crt"),
 			"--profiling=false", "--v=0",
 		}},
-		{"kube-controller-manager", []string{
+		{"kube-controller-manager", []int{c.kcm()}, []string{
 			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
 			"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", c.kcm()),
 			"--cert-dir=" + c.pki("kcm"),
@@ -64,14 +65,14 @@ func (c Config) components() []component {
 			"--concurrent-replicaset-syncs=10", "--kube-api-qps=200", "--kube-api-burst=400",
 			"--profiling=false", "--v=0",
 		}},
-		{"kube-scheduler", []string{
+		{"kube-scheduler", []int{c.scheduler()}, []string{
 			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
 			"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", c.scheduler()),
 			"--cert-dir=" + c.pki("scheduler"),
 			"--leader-elect=false", "--kube-api-qps=200", "--kube-api-burst=400",
 			"--profiling=false", "--v=0",
 		}},
-		{"kwok", []string{
+		{"kwok", []int{c.kubelet()}, []string{
 			"--kubeconfig=" + kc, "--manage-all-nodes=true",
 			"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", c.kubelet()),
 			"--tls-cert-file=" + c.pki("kubelet.crt"), "--tls-private-key-file=" + c.pki("kubelet.key"),
@@ -79,7 +80,7 @@ func (c Config) components() []component {
 			"--cidr=10.244.0.0/16", "--node-lease-duration-seconds=40",
 			"--config=" + filepath.Join(c.StateDir, "kwok.yaml"),
 		}},
-		{"metrics-server", []string{
+		{"metrics-server", []int{c.metricsServer()}, []string{
 			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
 			"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", c.metricsServer()),
 			"--cert-dir=" + c.pki("metrics-server"),

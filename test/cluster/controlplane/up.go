@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"time"
@@ -35,6 +36,13 @@ func Up(ctx context.Context, c Config, out io.Writer) error {
 	for _, comp := range c.components() {
 		if procs.Current(comp.name, c.bin(comp.name), comp.args...) {
 			continue
+		}
+		// Ours but with an outdated command line: stop it before checking ports.
+		if err := procs.Stop(comp.name, 10*time.Second); err != nil {
+			return err
+		}
+		if err := portsFree(comp.ports); err != nil {
+			return fmt.Errorf("cannot start %s: %w (another control plane on these ports? use another --port-base)", comp.name, err)
 		}
 		fmt.Fprintf(out, "starting %s\n", comp.name)
 		if err := procs.Start(comp.name, c.bin(comp.name), comp.args...); err != nil {
@@ -136,6 +144,18 @@ func (c Config) waitAPIServer(ctx context.Context, running func() bool) error {
 		b, err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
 		return err == nil && string(b) == "ok", nil
 	})
+}
+
+// portsFree checks nothing listens on the given loopback ports.
+func portsFree(ports []int) error {
+	for _, p := range ports {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			return fmt.Errorf("port %d is in use", p)
+		}
+		l.Close()
+	}
+	return nil
 }
 
 // poll calls cond every 200ms until it returns true, an error, or timeout.
