@@ -40,11 +40,7 @@ if [ "${RAMP_START_CONTROLLER:-1}" != 0 ]; then
     --leader-election-namespace default \
     --metrics-bind-address "127.0.0.1:$((base + 10))" \
     --health-probe-bind-address "127.0.0.1:$probe"
-  for _ in $(seq 300); do
-    curl -fsS "http://127.0.0.1:$probe/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
-  curl -fsS "http://127.0.0.1:$probe/readyz" >/dev/null || {
+  bin/ramp-cluster wait-http --url "http://127.0.0.1:$probe/readyz" --timeout 60s || {
     echo "ramp-controller is not ready; log: $state/cluster/logs/ramp-controller.log" >&2; exit 1; }
   echo "ramp-controller ready (log: $state/cluster/logs/ramp-controller.log)" >&2
 fi

@@ -146,6 +146,23 @@ func (c Config) waitAPIServer(ctx context.Context, running func() bool) error {
 	})
 }
 
+// WaitHTTP polls url until it answers 200 or the timeout passes.
+func WaitHTTP(ctx context.Context, url string, timeout time.Duration) error {
+	hc := &http.Client{Timeout: 2 * time.Second}
+	err := poll(ctx, timeout, func() (bool, error) {
+		resp, err := hc.Get(url)
+		if err != nil {
+			return false, nil
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s did not answer 200 within %s", url, timeout)
+	}
+	return nil
+}
+
 // portsFree checks nothing listens on the given loopback ports.
 func portsFree(ports []int) error {
 	for _, p := range ports {

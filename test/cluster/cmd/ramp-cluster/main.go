@@ -6,6 +6,7 @@
 //	ramp-cluster down  --state DIR
 //	ramp-cluster start --state DIR --name NAME -- BINARY ARGS...
 //	ramp-cluster stop  --state DIR --name NAME
+//	ramp-cluster wait-http --url URL [--timeout 30s]
 package main
 
 import (
@@ -36,6 +37,8 @@ func main() {
 	fs.DurationVar(&cfg.HPASyncPeriod, "hpa-sync-period", 15*time.Second, "HPA controller sync period")
 	fs.IntVar(&cfg.Nodes, "nodes", 1, "number of kwok nodes")
 	name := fs.String("name", "", "process name for start/stop")
+	url := fs.String("url", "", "URL for wait-http")
+	timeout := fs.Duration("timeout", 30*time.Second, "deadline for wait-http")
 	_ = fs.Parse(os.Args[2:])
 	for _, dir := range []*string{&cfg.BinDir, &cfg.StateDir} {
 		if abs, err := filepath.Abs(*dir); err == nil && *dir != "" {
@@ -59,6 +62,8 @@ func main() {
 		err = proc.Dir(cfg.StateDir).Start(*name, fs.Arg(0), fs.Args()[1:]...)
 	case "stop":
 		err = proc.Dir(cfg.StateDir).Stop(*name, 10*time.Second)
+	case "wait-http":
+		err = controlplane.WaitHTTP(ctx, *url, *timeout)
 	default:
 		err = fmt.Errorf("unknown verb %q", verb)
 	}
