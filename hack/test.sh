@@ -27,5 +27,5 @@ go build -o bin/ramp ./cmd/ramp
 RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
 RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
-  go test -tags e2e -count=1 -timeout 20m ./test/e2e/... "$@"
+  go test -tags e2e -count=1 -parallel 8 -timeout 20m ./test/e2e/... "$@"
 echo "make test finished in $((SECONDS - start))s" >&2
