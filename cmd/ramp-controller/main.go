@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"go.uber.org/zap/zapcore"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/selection"
@@ -33,6 +35,8 @@ import (
 
 // instanceIDLabel marks objects for a sharded controller instance (--instance-id).
 const instanceIDLabel = "argo-rollouts.argoproj.io/controller-instance-id"
+
+const hashLabel = rampv1.DefaultRolloutUniqueLabelKey
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -112,6 +116,15 @@ func cacheOptions(o options) cache.Options {
 	opts.ByObject = map[client.Object]cache.ByObject{}
 	for _, obj := range []client.Object{&rampv1.Rollout{}, &rampv1.AnalysisRun{}, &rampv1.Experiment{}} {
 		opts.ByObject[obj] = cache.ByObject{Label: sel}
+	}
+	// Only ReplicaSets and pods that carry a rollouts-pod-template-hash are
+	// Ramp's: the cache never holds a Deployment's ReplicaSets or other pods.
+	hashed, err := labels.NewRequirement(hashLabel, selection.Exists, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, obj := range []client.Object{&appsv1.ReplicaSet{}, &corev1.Pod{}} {
+		opts.ByObject[obj] = cache.ByObject{Label: labels.NewSelector().Add(*hashed)}
 	}
 	return opts
 }

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
@@ -17,5 +18,6 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if o.MaxConcurrentReconciles == 0 {
 		o.MaxConcurrentReconciles = 10
 	}
-	return (&rollout.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr, o.MaxConcurrentReconciles)
+	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("rollouts-controller"), Clock: clock.RealClock{}}
+	return r.SetupWithManager(mgr, o.MaxConcurrentReconciles)
 }

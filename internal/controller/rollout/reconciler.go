@@ -1,26 +1,29 @@
 // Package rollout reconciles Rollouts: it reads the Rollout and the objects it
 // owns from the informer cache, asks internal/plan for the desired state and
-// writes the difference (ReplicaSets, Services, one status patch).
-//
-// The foundation only observes Rollouts; the canary and blue-green strategies
-// plug their phases into Reconcile.
+// writes only the difference (ReplicaSets, Service selectors, pods to
+// restart, one status patch, Events).
 package rollout
 
 import (
 	"context"
+	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
 // Reconciler reconciles Rollout objects.
 type Reconciler struct {
-	Client client.Client
+	Client   client.Client
+	Recorder events.EventRecorder
+	Clock    clock.PassiveClock
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=rollouts,verbs=get;list;watch;update;patch
@@ -31,26 +34,44 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=argoproj.io,resources=analysistemplates;clusteranalysistemplates,verbs=get;list;watch
 // +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;update;patch
-// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;delete
 // +kubebuilder:rbac:groups="";events.k8s.io,resources=events,verbs=create;patch
 
-// Reconcile observes one Rollout. Strategy phases are added by later work.
+// Reconcile reads the world, plans and writes the difference.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	var ro rampv1.Rollout
-	if err := r.Client.Get(ctx, req.NamespacedName, &ro); err != nil {
-		if apierrors.IsNotFound(err) {
-			return ctrl.Result{}, nil
-		}
+	ro := &rampv1.Rollout{}
+	if err := r.Client.Get(ctx, req.NamespacedName, ro); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if ro.DeletionTimestamp != nil || ro.Spec.Strategy.Canary == nil {
+		return ctrl.Result{}, nil // blue-green is handled by its own strategy (later work)
+	}
+	w, err := r.observe(ctx, ro)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
-	log.FromContext(ctx).V(1).Info("observed rollout", "generation", ro.Generation)
-	return ctrl.Result{}, nil
-}
-
-// SetupWithManager registers the reconciler and its watches.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
-	return ctrl.NewControllerManagedBy(mgr).
-		For(&rampv1.Rollout{}).
-		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
-		Complete(r)
+	if w.collision {
+		return ctrl.Result{}, r.bumpCollisionCount(ctx, ro) // the status update triggers the next pass
+	}
+	out := plan.Canary(w.input(ro, r.Clock.Now()))
+	if err := r.apply(ctx, ro, w, out); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.patchStatus(ctx, ro, out.Status); err != nil {
+		if apierrors.IsConflict(err) {
+			return ctrl.Result{}, nil // the user (or plugin) changed it; that change queues the next pass
+		}
+		return ctrl.Result{}, fmt.Errorf("patch status of rollout %s: %w", req, err)
+	}
+	for _, e := range out.Events {
+		kind := "Normal"
+		if e.Warning {
+			kind = "Warning"
+		}
+		r.Recorder.Eventf(ro, nil, kind, e.Reason, e.Reason, "%s", e.Message)
+	}
+	if len(out.Events) > 0 {
+		log.FromContext(ctx).V(1).Info("reconciled rollout", "phase", out.Status.Phase, "step", out.Status.CurrentStepIndex, "events", len(out.Events))
+	}
+	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
 }

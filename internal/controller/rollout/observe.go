@@ -1,0 +1,204 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
+)
+
+// HashLabel is the label carrying a ReplicaSet's pod-template hash on the
+// ReplicaSet, its pods and the Services' selectors.
+const HashLabel = rampv1.DefaultRolloutUniqueLabelKey
+
+// RevisionAnnotation numbers the revisions of a Rollout on its ReplicaSets.
+const RevisionAnnotation = "rollout.argoproj.io/revision"
+
+// world is what one reconcile read from the cache.
+type world struct {
+	hash      string
+	template  *corev1.PodTemplateSpec // spec.template without the hash label
+	selector  labels.Selector
+	newRS     *appsv1.ReplicaSet
+	stableRS  *appsv1.ReplicaSet
+	others    []*appsv1.ReplicaSet
+	revision  int64 // of the new ReplicaSet (existing or to create)
+	invalid   string
+	collision bool
+	restart   []*corev1.Pod // pods created before spec.restartAt, oldest first
+	podsReady int32
+}
+
+func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
+	w := &world{}
+	if w.invalid = validateTemplate(ro); w.invalid != "" {
+		return w, nil
+	}
+	w.selector, _ = metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	w.template = ro.Spec.Template.DeepCopy()
+	delete(w.template.Labels, HashLabel)
+	w.hash = plan.TemplateHash(w.template, ro.Status.CollisionCount)
+
+	owned, err := r.ownedReplicaSets(ctx, ro, w.selector)
+	if err != nil {
+		return nil, err
+	}
+	var maxRev int64
+	for _, rs := range owned {
+		rev := revisionOf(rs)
+		maxRev = max(maxRev, rev)
+		switch rs.Labels[HashLabel] {
+		case w.hash:
+			w.newRS, w.revision = rs, rev
+		case ro.Status.StableRS:
+			w.stableRS = rs
+		default:
+			w.others = append(w.others, rs)
+		}
+	}
+	if w.newRS == nil {
+		w.revision = maxRev + 1
+		w.collision, err = r.collides(ctx, ro, w)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if w.invalid = r.validateRefs(ctx, ro); w.invalid != "" {
+		return w, nil
+	}
+	if err := r.observePods(ctx, ro, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// validateTemplate reports a template or selector that cannot run, naming the field.
+func validateTemplate(ro *rampv1.Rollout) string {
+	if ro.Spec.Template == nil {
+		if ro.Spec.WorkloadRef != nil {
+			return "spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"
+		}
+		return "spec.template: required"
+	}
+	sel, err := metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	switch {
+	case err != nil:
+		return "spec.selector: " + err.Error()
+	case sel.Empty():
+		return "spec.selector: " + rampv1.RolloutMessageSelectAll
+	case !sel.Matches(labels.Set(ro.Spec.Template.Labels)):
+		return fmt.Sprintf("spec.selector %q does not match spec.template.metadata.labels", sel.String())
+	}
+	return ""
+}
+
+// validateRefs reports steps this controller cannot run and missing Services.
+func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) string {
+	if msg := plan.ValidateSteps(ro); msg != "" {
+		return msg
+	}
+	c := ro.Spec.Strategy.Canary
+	for _, ref := range []struct{ field, name string }{
+		{"spec.strategy.canary.canaryService", c.CanaryService},
+		{"spec.strategy.canary.stableService", c.StableService},
+	} {
+		if ref.name == "" {
+			continue
+		}
+		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.name}, &corev1.Service{})
+		if apierrors.IsNotFound(err) {
+			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.field, ref.name, ro.Namespace)
+		}
+	}
+	return ""
+}
+
+// observePods counts ready pods and lists those a pending restart replaces.
+func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *world) error {
+	ra := ro.Spec.RestartAt
+	if ra == nil || (ro.Status.RestartedAt != nil && !ro.Status.RestartedAt.Before(ra)) || r.Clock.Now().Before(ra.Time) {
+		return nil
+	}
+	var pods corev1.PodList
+	if err := r.Client.List(ctx, &pods, client.InNamespace(ro.Namespace), client.MatchingLabelsSelector{Selector: w.selector}); err != nil {
+		return err
+	}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.DeletionTimestamp != nil || !ownedByAny(p, w) {
+			continue
+		}
+		if podReady(p) {
+			w.podsReady++
+		}
+		if p.CreationTimestamp.Before(ra) {
+			w.restart = append(w.restart, p)
+		}
+	}
+	sort.Slice(w.restart, func(i, j int) bool {
+		return w.restart[i].CreationTimestamp.Before(&w.restart[j].CreationTimestamp)
+	})
+	return nil
+}
+
+func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
+	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
+		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady}
+	if w.newRS != nil {
+		in.New = toPlan(w.newRS)
+	}
+	if w.stableRS != nil {
+		in.Stable = toPlan(w.stableRS)
+	}
+	for _, o := range w.others {
+		in.Others = append(in.Others, *toPlan(o))
+	}
+	return in
+}
+
+func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
+	spec := int32(1)
+	if rs.Spec.Replicas != nil {
+		spec = *rs.Spec.Replicas
+	}
+	return &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Spec: spec,
+		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
+}
+
+func revisionOf(rs *appsv1.ReplicaSet) int64 {
+	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64)
+	return v
+}
+
+func ownedByAny(p *corev1.Pod, w *world) bool {
+	ref := metav1.GetControllerOf(p)
+	if ref == nil {
+		return false
+	}
+	for _, rs := range append([]*appsv1.ReplicaSet{w.newRS, w.stableRS}, w.others...) {
+		if rs != nil && rs.UID == ref.UID {
+			return true
+		}
+	}
+	return false
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

@@ -1,0 +1,141 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// ownerIndex indexes ReplicaSets by the UID of their controlling owner.
+const ownerIndex = ".metadata.controller"
+
+// ownedReplicaSets lists the Rollout's ReplicaSets from the cache, adopting
+// orphans that carry a pod-template hash and match the Rollout's selector.
+func (r *Reconciler) ownedReplicaSets(ctx context.Context, ro *rampv1.Rollout, sel labels.Selector) ([]*appsv1.ReplicaSet, error) {
+	var owned appsv1.ReplicaSetList
+	if err := r.Client.List(ctx, &owned, client.InNamespace(ro.Namespace), client.MatchingFields{ownerIndex: string(ro.UID)}); err != nil {
+		return nil, err
+	}
+	out := make([]*appsv1.ReplicaSet, 0, len(owned.Items))
+	for i := range owned.Items {
+		out = append(out, &owned.Items[i])
+	}
+	var candidates appsv1.ReplicaSetList
+	if err := r.Client.List(ctx, &candidates, client.InNamespace(ro.Namespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
+		return nil, err
+	}
+	for i := range candidates.Items {
+		rs := &candidates.Items[i]
+		if metav1.GetControllerOf(rs) != nil || rs.DeletionTimestamp != nil || rs.Labels[HashLabel] == "" {
+			continue
+		}
+		patch := client.MergeFrom(rs.DeepCopy())
+		rs.OwnerReferences = append(rs.OwnerReferences, *ownerRef(ro))
+		if err := r.Client.Patch(ctx, rs, patch); err != nil {
+			return nil, fmt.Errorf("adopt ReplicaSet %s: %w", rs.Name, err)
+		}
+		r.Recorder.Eventf(ro, rs, "Normal", "AdoptedReplicaSet", "Adopt", "Adopted orphaned ReplicaSet %s", rs.Name)
+		out = append(out, rs)
+	}
+	return out, nil
+}
+
+// collides reports whether a ReplicaSet named for the new hash exists but is
+// not ours or holds another template (a hash collision).
+func (r *Reconciler) collides(ctx context.Context, ro *rampv1.Rollout, w *world) (bool, error) {
+	var rs appsv1.ReplicaSet
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: rsName(ro, w.hash)}, &rs)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	tmpl := rs.Spec.Template.DeepCopy()
+	delete(tmpl.Labels, HashLabel)
+	ctl := metav1.GetControllerOf(&rs)
+	return ctl == nil || ctl.UID != ro.UID || !apiequality.Semantic.DeepEqual(tmpl, w.template), nil
+}
+
+func (r *Reconciler) bumpCollisionCount(ctx context.Context, ro *rampv1.Rollout) error {
+	patch := client.MergeFromWithOptions(ro.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	n := int32(1)
+	if ro.Status.CollisionCount != nil {
+		n = *ro.Status.CollisionCount + 1
+	}
+	ro.Status.CollisionCount = &n
+	return r.Client.Status().Patch(ctx, ro, patch)
+}
+
+// createReplicaSet creates the ReplicaSet of the current template.
+func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w *world, replicas int32) error {
+	tmpl := w.template.DeepCopy()
+	if tmpl.Labels == nil {
+		tmpl.Labels = map[string]string{}
+	}
+	tmpl.Labels[HashLabel] = w.hash
+	sel := ro.Spec.Selector.DeepCopy()
+	if sel.MatchLabels == nil {
+		sel.MatchLabels = map[string]string{}
+	}
+	sel.MatchLabels[HashLabel] = w.hash
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: rsName(ro, w.hash), Namespace: ro.Namespace, Labels: tmpl.Labels,
+			Annotations:     map[string]string{RevisionAnnotation: strconv.FormatInt(w.revision, 10)},
+			OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)},
+		},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: ro.Spec.MinReadySeconds, Selector: sel, Template: *tmpl},
+	}
+	if err := r.Client.Create(ctx, rs); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
+	}
+	return nil
+}
+
+func (r *Reconciler) scaleReplicaSet(ctx context.Context, ns, name string, replicas int32) error {
+	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	patch := []byte(fmt.Sprintf(`{"spec":{"replicas":%d}}`, replicas))
+	if err := r.Client.Patch(ctx, rs, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		return fmt.Errorf("scale ReplicaSet %s to %d: %w", name, replicas, err)
+	}
+	return nil
+}
+
+// cleanupHistory deletes scaled-down old ReplicaSets beyond revisionHistoryLimit.
+func (r *Reconciler) cleanupHistory(ctx context.Context, ro *rampv1.Rollout, w *world) error {
+	var idle []*appsv1.ReplicaSet
+	for _, rs := range w.others {
+		if rs.Spec.Replicas != nil && *rs.Spec.Replicas == 0 && rs.Status.Replicas == 0 && rs.DeletionTimestamp == nil {
+			idle = append(idle, rs)
+		}
+	}
+	extra := len(idle) - int(ro.RevisionHistoryLimit())
+	if extra <= 0 {
+		return nil
+	}
+	sort.Slice(idle, func(i, j int) bool { return revisionOf(idle[i]) < revisionOf(idle[j]) })
+	for _, rs := range idle[:extra] {
+		if err := r.Client.Delete(ctx, rs, client.Preconditions{UID: &rs.UID}); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("delete old ReplicaSet %s: %w", rs.Name, err)
+		}
+	}
+	return nil
+}
+
+func rsName(ro *rampv1.Rollout, hash string) string { return ro.Name + "-" + hash }
+
+func ownerRef(ro *rampv1.Rollout) *metav1.OwnerReference {
+	return metav1.NewControllerRef(ro, rampv1.GroupVersion.WithKind("Rollout"))
+}

@@ -1,0 +1,77 @@
+package rollout
+
+import (
+	"context"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// serviceIndex indexes Rollouts by the Services their strategy names.
+const serviceIndex = ".spec.strategy.services"
+
+// SetupWithManager registers the reconciler, its indexes and its watches:
+// Rollouts, the ReplicaSets they own, and the Services they name (so that
+// creating a missing Service recovers an InvalidSpec Rollout at once).
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
+	ctx := context.Background()
+	idx := mgr.GetFieldIndexer()
+	if err := idx.IndexField(ctx, &appsv1.ReplicaSet{}, ownerIndex, func(o client.Object) []string {
+		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
+			return []string{string(ref.UID)}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := idx.IndexField(ctx, &rampv1.Rollout{}, serviceIndex, func(o client.Object) []string {
+		return serviceNames(o.(*rampv1.Rollout))
+	}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&rampv1.Rollout{}).
+		Owns(&appsv1.ReplicaSet{}).
+		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForService)).
+		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
+		Complete(r)
+}
+
+func (r *Reconciler) rolloutsForService(ctx context.Context, svc client.Object) []reconcile.Request {
+	var list rampv1.RolloutList
+	if err := r.Client.List(ctx, &list, client.InNamespace(svc.GetNamespace()), client.MatchingFields{serviceIndex: svc.GetName()}); err != nil {
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(list.Items))
+	for _, ro := range list.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&ro)})
+	}
+	return reqs
+}
+
+func serviceNames(ro *rampv1.Rollout) []string {
+	var names []string
+	if c := ro.Spec.Strategy.Canary; c != nil {
+		for _, n := range []string{c.CanaryService, c.StableService} {
+			if n != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	if b := ro.Spec.Strategy.BlueGreen; b != nil {
+		for _, n := range []string{b.ActiveService, b.PreviewService} {
+			if n != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}

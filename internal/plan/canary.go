@@ -1,0 +1,258 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// pauseStartSlack: a timed pause starts on a whole second (the resolution of
+// status.pauseConditions[].startTime) and ends this long after its deadline,
+// so it never ends early, whatever the observer measures from.
+const pauseStartSlack = 20 * time.Millisecond
+
+// canaryRun carries one planning pass of a canary Rollout.
+type canaryRun struct {
+	in      Input
+	ro      *rampv1.Rollout
+	c       *rampv1.CanaryStrategy
+	s       rampv1.RolloutStatus // the status being built
+	out     Output
+	n       int32
+	steps   []rampv1.CanaryStep
+	aborted bool
+	stable  bool // spec.template is the stable version: no steps to run
+}
+
+// Canary plans one reconcile of a Rollout with the canary strategy (without
+// traffic routing): which step it is at, how big each ReplicaSet should be,
+// what the Services select, the status, the Events and when to look again.
+func Canary(in Input) Output {
+	r := &canaryRun{in: in, ro: in.Rollout, c: in.Rollout.Spec.Strategy.Canary, n: in.Rollout.Replicas()}
+	r.s = *r.ro.Status.DeepCopy()
+	r.steps = r.c.Steps
+	r.s.ObservedGeneration = strconv.FormatInt(r.ro.Generation, 10)
+	r.s.Selector = selectorString(r.ro)
+	if in.Invalid != "" {
+		return r.invalid(in.Invalid)
+	}
+	surge, unavailable, err := Budget(r.n, r.c.MaxSurge, r.c.MaxUnavailable)
+	if err != nil {
+		return r.invalid("spec.strategy.canary: " + err.Error())
+	}
+	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
+
+	r.trackRevision()
+	r.userActions()
+	if !r.aborted && !r.stable && !r.ro.Spec.Paused {
+		r.advanceSteps()
+	}
+	canarySpec, stableSpec, othersSpec := r.scale(surge, unavailable)
+	r.complete(canarySpec, stableSpec, othersSpec)
+	r.services()
+	r.restart(unavailable)
+	r.counts()
+	r.conditions(unavailable)
+	r.phase()
+	r.out.Status = r.s
+	return r.out
+}
+
+func (r *canaryRun) invalid(msg string) Output {
+	setCondition(&r.s, rampv1.RolloutInvalidSpec, "True", rampv1.RolloutReasonInvalidSpec, msg, r.in.Now, false)
+	if prev := findCondition(&r.ro.Status, rampv1.RolloutInvalidSpec); prev == nil || prev.Message != msg {
+		r.out.warn(rampv1.RolloutReasonInvalidSpec, "%s", msg)
+	}
+	r.counts()
+	r.s.Phase, r.s.Message = rampv1.RolloutPhaseDegraded, "InvalidSpec: "+msg
+	r.out.Status = r.s
+	return r.out
+}
+
+// trackRevision notices a new pod template (steps restart at 0; the first
+// revision and a return to the stable template skip them) and edited steps.
+func (r *canaryRun) trackRevision() {
+	s, nSteps, stepsHash := &r.s, int32(len(r.steps)), StepsHash(r.steps)
+	switch {
+	case s.CurrentPodHash != r.in.NewHash:
+		first := s.StableRS == ""
+		s.CurrentPodHash, s.CurrentStepHash = r.in.NewHash, stepsHash
+		s.PauseConditions, s.ControllerPause, s.Abort, s.AbortedAt, s.PromoteFull = nil, false, false, nil, false
+		if first {
+			s.StableRS = r.in.NewHash
+		} else {
+			r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
+		}
+		s.CurrentStepIndex = ptrTo(int32(0))
+		if s.StableRS == r.in.NewHash {
+			s.CurrentStepIndex = ptrTo(nSteps)
+		}
+	case s.CurrentStepHash != stepsHash:
+		s.CurrentStepHash, s.PauseConditions, s.ControllerPause = stepsHash, nil, false
+		s.CurrentStepIndex = ptrTo(int32(0))
+	}
+	r.stable = s.StableRS == r.in.NewHash
+	if r.stable || s.CurrentStepIndex == nil || *s.CurrentStepIndex > nSteps {
+		s.CurrentStepIndex = ptrTo(nSteps)
+	}
+}
+
+// userActions applies abort, retry and promote --full as the kubectl plugin
+// and Argo CD set them on the status.
+func (r *canaryRun) userActions() {
+	s := &r.s
+	if r.stable {
+		s.Abort, s.AbortedAt, s.PromoteFull = false, nil, false
+		return
+	}
+	switch {
+	case s.Abort:
+		r.aborted = true
+		if s.AbortedAt == nil {
+			s.AbortedAt = &metav1.Time{Time: r.in.Now}
+			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
+		}
+		s.CurrentStepIndex = ptrTo(int32(0))
+		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
+	case s.AbortedAt != nil: // retry: abort was cleared
+		s.AbortedAt = nil
+		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
+	}
+	if s.PromoteFull && !r.aborted {
+		s.CurrentStepIndex = ptrTo(int32(len(r.steps)))
+		s.PauseConditions, s.ControllerPause = nil, false
+	}
+}
+
+// advanceSteps walks forward through every step that is already satisfied.
+func (r *canaryRun) advanceSteps() {
+	idx := *r.s.CurrentStepIndex
+	for int(idx) < len(r.steps) {
+		st := r.steps[idx]
+		done := false
+		switch {
+		case st.SetWeight != nil || st.SetCanaryScale != nil:
+			done = r.atTarget(r.canaryTarget(idx))
+		case st.Pause != nil:
+			done = r.pause(st.Pause)
+		}
+		if !done {
+			break
+		}
+		r.out.event(rampv1.RolloutReasonStepCompleted, "Rollout step %d/%d completed (%s)", idx+1, len(r.steps), describeStep(st))
+		idx++
+	}
+	r.s.CurrentStepIndex = &idx
+}
+
+// pause runs a pause step; it reports whether the pause is over.
+func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
+	s, now := &r.s, r.in.Now
+	cond := findPause(s, rampv1.PauseReasonCanaryPauseStep)
+	if cond == nil {
+		if s.ControllerPause { // we paused, the user cleared the condition: promoted
+			s.ControllerPause = false
+			r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+			return true
+		}
+		d, _ := PauseDuration(p.Duration)
+		start := now
+		if d != nil { // start a timed pause on a whole second, exactly representable in status
+			start = now.Truncate(time.Second)
+			if now.Sub(start) > pauseStartSlack {
+				r.out.requeue(start.Add(time.Second).Sub(now))
+				return false
+			}
+		}
+		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
+			Reason: rampv1.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: start}})
+		s.ControllerPause = true
+		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonCanaryPauseStep)
+		cond = &s.PauseConditions[len(s.PauseConditions)-1]
+	}
+	d, _ := PauseDuration(p.Duration)
+	if d == nil {
+		return false
+	}
+	deadline := cond.StartTime.Add(*d + pauseStartSlack)
+	if now.Before(deadline) {
+		r.out.requeue(deadline.Sub(now))
+		return false
+	}
+	s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonCanaryPauseStep)
+	s.ControllerPause = len(s.PauseConditions) > 0
+	r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+	return true
+}
+
+// canaryTarget is the number of canary pods wanted at step idx.
+func (r *canaryRun) canaryTarget(idx int32) int32 {
+	if r.aborted {
+		return 0
+	}
+	if r.stable {
+		return r.n
+	}
+	if v, ok := canaryScaleAt(r.steps, idx, r.n); ok {
+		return min(max(v, 0), r.n)
+	}
+	return CanaryReplicas(r.n, weightAt(r.steps, idx))
+}
+
+// atTarget reports whether the observed ReplicaSets already hold target
+// canary pods and n-target stable pods, all available, and nothing else.
+func (r *canaryRun) atTarget(target int32) bool {
+	nw, st := r.in.New, r.in.Stable
+	if nw == nil || nw.Spec != target || nw.Available < target {
+		return false
+	}
+	if st != nil && (st.Spec != r.n-target || st.Available < r.n-target) {
+		return false
+	}
+	for _, o := range r.in.Others {
+		if o.Spec != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *canaryRun) revision() int64 {
+	if r.in.New != nil {
+		return r.in.New.Revision
+	}
+	var max int64
+	for _, rs := range append(r.in.Others, derefRS(r.in.Stable)...) {
+		if rs.Revision > max {
+			max = rs.Revision
+		}
+	}
+	return max + 1
+}
+
+func describeStep(st rampv1.CanaryStep) string {
+	switch {
+	case st.SetWeight != nil:
+		return fmt.Sprintf("setWeight: %d", *st.SetWeight)
+	case st.Pause != nil && st.Pause.Duration != nil:
+		return "pause: " + st.Pause.Duration.String()
+	case st.Pause != nil:
+		return "pause"
+	case st.SetCanaryScale != nil:
+		return "setCanaryScale"
+	}
+	return "step"
+}
+
+func derefRS(rs *ReplicaSet) []ReplicaSet {
+	if rs == nil {
+		return nil
+	}
+	return []ReplicaSet{*rs}
+}
+
+func ptrTo[T any](v T) *T { return &v }

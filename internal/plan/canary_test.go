@@ -1,0 +1,212 @@
+package plan
+
+import (
+	"testing"
+	"time"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// Seed 003's canary: 5 replicas, 20 / pause / 40 / pause 10 / 60 / pause 10 / 80 / pause 10.
+func seedSteps() []rampv1.CanaryStep {
+	return []rampv1.CanaryStep{weight(20), pauseForever(), weight(40), pauseFor("10"),
+		weight(60), pauseFor("10"), weight(80), pauseFor("10")}
+}
+
+func TestCanarySeed003(t *testing.T) {
+	s := newSim(t, 5, seedSteps()...)
+	s.run("v1", time.Minute)
+	s.expect(`
+  0.00s v1=5 step=8 phase=Progressing stable=v1
+  0.01s v1=5 step=8 phase=Healthy stable=v1`)
+
+	s.run("v2", time.Minute)
+	s.expect(`
+  0.02s event RolloutUpdated
+  0.02s v1=4 v2=1 step=0 phase=Progressing stable=v1
+  0.03s event RolloutStepCompleted
+  0.03s event RolloutPaused
+  0.03s v1=4 v2=1 step=1 phase=Paused stable=v1`)
+
+	// promote: the plugin clears the pause conditions
+	s.ro.Status.PauseConditions = nil
+	s.run("v2", time.Minute)
+	s.expect(`
+  0.04s event RolloutResumed
+  0.04s event RolloutStepCompleted
+  0.04s v1=3 v2=2 step=2 phase=Progressing stable=v1
+  0.05s event RolloutStepCompleted
+  0.05s v1=3 v2=2 step=3 phase=Progressing stable=v1
+  1.00s event RolloutPaused
+  1.00s v1=3 v2=2 step=3 phase=Paused stable=v1
+ 11.02s event RolloutResumed
+ 11.02s event RolloutStepCompleted
+ 11.02s v1=2 v2=3 step=4 phase=Progressing stable=v1
+ 11.03s event RolloutStepCompleted
+ 11.03s v1=2 v2=3 step=5 phase=Progressing stable=v1
+ 12.00s event RolloutPaused
+ 12.00s v1=2 v2=3 step=5 phase=Paused stable=v1
+ 22.02s event RolloutResumed
+ 22.02s event RolloutStepCompleted
+ 22.02s v1=1 v2=4 step=6 phase=Progressing stable=v1
+ 22.03s event RolloutStepCompleted
+ 22.03s v1=1 v2=4 step=7 phase=Progressing stable=v1
+ 23.00s event RolloutPaused
+ 23.00s v1=1 v2=4 step=7 phase=Paused stable=v1
+ 33.02s event RolloutResumed
+ 33.02s event RolloutStepCompleted
+ 33.02s v1=0 v2=5 step=8 phase=Progressing stable=v1
+ 33.03s event RolloutCompleted
+ 33.03s v1=0 v2=5 step=8 phase=Progressing stable=v2
+ 33.04s v1=0 v2=5 step=8 phase=Healthy stable=v2`)
+}
+
+func TestCanaryActions(t *testing.T) {
+	steps := []rampv1.CanaryStep{weight(20), pauseForever(), weight(60), pauseForever()}
+	start := func(t *testing.T) *sim {
+		s := newSim(t, 5, steps...)
+		s.run("v1", time.Minute)
+		s.run("v2", time.Minute)
+		s.log = nil
+		if s.ro.Status.Phase != rampv1.RolloutPhasePaused || *s.ro.Status.CurrentStepIndex != 1 {
+			t.Fatalf("not paused at step 1: %s step %d", s.ro.Status.Phase, *s.ro.Status.CurrentStepIndex)
+		}
+		return s
+	}
+	t.Run("abort then retry", func(t *testing.T) {
+		s := start(t)
+		s.ro.Status.Abort = true
+		s.run("v2", time.Minute)
+		s.expect(`
+  0.04s event RolloutAborted
+  0.04s v1=5 v2=0 step=0 phase=Degraded stable=v1`)
+		if s.ro.Status.AbortedAt == nil || s.ro.Status.Message != "RolloutAborted: Rollout aborted update to revision 2" {
+			t.Errorf("abort status: abortedAt %v message %q", s.ro.Status.AbortedAt, s.ro.Status.Message)
+		}
+		s.ro.Status.Abort = false // retry
+		s.run("v2", time.Minute)
+		s.expect(`
+  0.06s event RolloutRetry
+  0.06s v1=4 v2=1 step=0 phase=Progressing stable=v1
+  0.07s event RolloutStepCompleted
+  0.07s event RolloutPaused
+  0.07s v1=4 v2=1 step=1 phase=Paused stable=v1`)
+	})
+	t.Run("promote full", func(t *testing.T) {
+		s := start(t)
+		s.ro.Status.PromoteFull = true
+		s.run("v2", time.Minute)
+		if st := s.ro.Status; st.Phase != rampv1.RolloutPhaseHealthy || st.StableRS != "v2" || st.PromoteFull || s.rs["v1"].Spec != 0 {
+			t.Errorf("after promote --full: phase %s stable %s promoteFull %v v1=%d", st.Phase, st.StableRS, st.PromoteFull, s.rs["v1"].Spec)
+		}
+	})
+	t.Run("undo to stable skips the steps", func(t *testing.T) {
+		s := start(t)
+		s.run("v1", time.Minute)
+		s.expect(`
+  0.04s event RolloutUpdated
+  0.04s v1=5 v2=0 step=4 phase=Progressing stable=v1
+  0.05s v1=5 v2=0 step=4 phase=Healthy stable=v1`)
+	})
+	t.Run("manual pause holds everything", func(t *testing.T) {
+		s := start(t)
+		s.ro.Status.PauseConditions = nil // promote...
+		s.ro.Spec.Paused = true           // ...but paused by the user
+		s.run("v2", time.Minute)
+		if st := s.ro.Status; st.Phase != rampv1.RolloutPhasePaused || st.Message != "manually paused" || s.rs["v2"].Spec != 1 {
+			t.Errorf("paused rollout moved: phase %s %q v2=%d", st.Phase, st.Message, s.rs["v2"].Spec)
+		}
+		s.ro.Spec.Paused = false
+		s.run("v2", time.Minute)
+		if st := s.ro.Status; *st.CurrentStepIndex != 3 || s.rs["v2"].Spec != 3 {
+			t.Errorf("after resume: step %d v2=%d, want step 3 with 3 canary pods", *st.CurrentStepIndex, s.rs["v2"].Spec)
+		}
+	})
+	t.Run("new image mid-rollout restarts the steps", func(t *testing.T) {
+		s := start(t)
+		s.run("v3", time.Minute)
+		if st := s.ro.Status; *st.CurrentStepIndex != 1 || s.rs["v2"].Spec != 0 || s.rs["v3"].Spec != 1 || s.rs["v1"].Spec != 4 {
+			t.Errorf("v3: step %d v1=%d v2=%d v3=%d", *st.CurrentStepIndex, s.rs["v1"].Spec, s.rs["v2"].Spec, s.rs["v3"].Spec)
+		}
+	})
+}
+
+func TestCanaryInvalidChangesNothing(t *testing.T) {
+	s := newSim(t, 5, seedSteps()...)
+	s.run("v1", time.Minute)
+	in := s.input("v2")
+	in.Invalid = `spec.strategy.canary.canaryService: Service "web-canary" not found in namespace "demo"`
+	out := Canary(in)
+	if out.CreateNew || len(out.Scale) != 0 {
+		t.Errorf("invalid spec still scaled: create %v scale %v", out.CreateNew, out.Scale)
+	}
+	c := findCondition(&out.Status, rampv1.RolloutInvalidSpec)
+	if c == nil || c.Status != "True" || c.Message != in.Invalid || out.Status.Phase != rampv1.RolloutPhaseDegraded {
+		t.Errorf("status: %+v phase %s", c, out.Status.Phase)
+	}
+	if len(out.Events) != 1 || !out.Events[0].Warning {
+		t.Errorf("events: %+v", out.Events)
+	}
+	// Fixed: the condition goes away and the rollout proceeds.
+	s.ro.Status = out.Status
+	s.run("v2", time.Minute)
+	if findCondition(&s.ro.Status, rampv1.RolloutInvalidSpec) != nil || s.rs["v2"] == nil {
+		t.Error("fixing the spec did not recover the rollout")
+	}
+}
+
+func TestCanaryProgressDeadline(t *testing.T) {
+	s := newSim(t, 2, weight(50))
+	deadline := int32(30)
+	s.ro.Spec.ProgressDeadlineSeconds = &deadline
+	s.run("v1", time.Minute)
+	s.log = nil
+	// The new pods never become available.
+	in := s.input("v2")
+	out := Canary(in)
+	s.ro.Status = out.Status
+	s.rs["v2"] = &ReplicaSet{Name: "web-v2", Hash: "v2", Revision: 2, Spec: 1, Replicas: 1}
+	s.rs["v1"].Spec = 1
+	s.ro.Status = Canary(s.input("v2")).Status // observes the new ReplicaSet: progress
+	s.now = s.now.Add(29 * time.Second)
+	out = Canary(s.input("v2"))
+	if out.Status.Phase != rampv1.RolloutPhaseProgressing || out.RequeueAfter <= 0 || out.RequeueAfter > 2*time.Second {
+		t.Fatalf("before the deadline: phase %s requeue %s", out.Status.Phase, out.RequeueAfter)
+	}
+	s.ro.Status = out.Status
+	s.now = s.now.Add(out.RequeueAfter)
+	out = Canary(s.input("v2"))
+	c := findCondition(&out.Status, rampv1.RolloutProgressing)
+	if out.Status.Phase != rampv1.RolloutPhaseDegraded || c.Reason != rampv1.RolloutReasonProgressDeadlineExceeded {
+		t.Errorf("after the deadline: phase %s reason %s", out.Status.Phase, c.Reason)
+	}
+}
+
+// A timed pause must never end before its deadline, and must end right after.
+func TestPauseEndsOnTime(t *testing.T) {
+	for _, offset := range []time.Duration{0, 3 * time.Millisecond, 400 * time.Millisecond, 999 * time.Millisecond} {
+		s := newSim(t, 1, pauseFor("2s"))
+		s.run("v1", time.Minute)
+		s.now = s.now.Add(offset)
+		var began, ended time.Time
+		for i := 0; i < 50 && ended.IsZero(); i++ {
+			out := Canary(s.input("v2"))
+			s.apply("v2", out)
+			if began.IsZero() && len(s.ro.Status.PauseConditions) > 0 {
+				began = s.now
+			}
+			if !began.IsZero() && len(s.ro.Status.PauseConditions) == 0 {
+				ended = s.now
+			}
+			d := out.RequeueAfter
+			if d == 0 {
+				d = 10 * time.Millisecond
+			}
+			s.now = s.now.Add(d)
+		}
+		got := ended.Sub(began)
+		if got < 2*time.Second || got > 2*time.Second+100*time.Millisecond {
+			t.Errorf("offset %s: pause lasted %s, want 2s..2.1s", offset, got)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package plan
+
+import (
+	"time"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// ReplicaSet is what the planner knows about one ReplicaSet of a Rollout.
+type ReplicaSet struct {
+	Name      string
+	Hash      string // rollouts-pod-template-hash
+	Revision  int64
+	Spec      int32 // .spec.replicas
+	Replicas  int32 // .status.replicas
+	Ready     int32
+	Available int32
+}
+
+// Input is the world as the reconciler read it from the informer cache.
+type Input struct {
+	Rollout *rampv1.Rollout
+	// NewHash is the pod-template hash of spec.template.
+	NewHash string
+	// New is the ReplicaSet of NewHash; nil when it does not exist yet.
+	New *ReplicaSet
+	// Stable is the ReplicaSet of status.stableRS when it differs from New.
+	Stable *ReplicaSet
+	// Others are every other ReplicaSet the Rollout owns.
+	Others []ReplicaSet
+	// Invalid, when non-empty, is why the spec cannot run (InvalidSpec).
+	Invalid string
+	// PodsToRestart counts pods created before spec.restartAt (not terminating).
+	PodsToRestart int32
+	// PodsAvailable counts the Rollout's ready pods that are not terminating.
+	PodsAvailable int32
+	// Now is the current time; plans never read the clock themselves.
+	Now time.Time
+}
+
+// Event is a Kubernetes Event the reconciler should record on the Rollout.
+type Event struct {
+	Warning bool
+	Reason  string
+	Message string
+}
+
+// Output is what the reconciler should make true.
+type Output struct {
+	// CreateNew asks for the ReplicaSet of NewHash with NewReplicas replicas.
+	CreateNew   bool
+	NewReplicas int32
+	// Scale maps ReplicaSet names to the .spec.replicas they should have
+	// (only entries that differ from the observed value).
+	Scale map[string]int32
+	// CanaryServiceHash and StableServiceHash are the pod-template hashes the
+	// canary and stable Services should select ("" = leave as they are).
+	CanaryServiceHash string
+	StableServiceHash string
+	// DeletePods is how many pods older than spec.restartAt may be deleted now.
+	DeletePods int32
+	Status     rampv1.RolloutStatus
+	Events     []Event
+	// RequeueAfter is when the plan must run again even if nothing changes
+	// (a timed pause, the progress deadline, a restart time); 0 = never.
+	RequeueAfter time.Duration
+}
+
+func (o *Output) event(reason, format string, args ...any) {
+	o.Events = append(o.Events, Event{Reason: reason, Message: sprintf(format, args...)})
+}
+
+func (o *Output) warn(reason, format string, args ...any) {
+	o.Events = append(o.Events, Event{Warning: true, Reason: reason, Message: sprintf(format, args...)})
+}
+
+// requeue keeps the earliest positive wake-up.
+func (o *Output) requeue(d time.Duration) {
+	if d <= 0 {
+		d = time.Millisecond
+	}
+	if o.RequeueAfter == 0 || d < o.RequeueAfter {
+		o.RequeueAfter = d
+	}
+}

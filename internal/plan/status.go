@@ -1,0 +1,178 @@
+package plan
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// counts fills the replica counts (from the observed ReplicaSets), the
+// /scale fields and the traffic weights.
+func (r *canaryRun) counts() {
+	s := &r.s
+	s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas = 0, 0, 0, 0
+	all := append(derefRS(r.in.New), derefRS(r.in.Stable)...)
+	for _, rs := range append(all, r.in.Others...) {
+		s.Replicas += rs.Replicas
+		s.ReadyReplicas += rs.Ready
+		s.AvailableReplicas += rs.Available
+	}
+	if r.in.New != nil {
+		s.UpdatedReplicas = r.in.New.Replicas
+	}
+	s.HPAReplicas = s.Replicas
+	if r.s.CurrentStepIndex == nil || r.c == nil {
+		return
+	}
+	w := int32(0)
+	if !r.stable && !r.aborted {
+		w = weightAt(r.steps, *s.CurrentStepIndex)
+	}
+	if s.Canary.Weights == nil {
+		s.Canary.Weights = &rampv1.TrafficWeights{}
+	}
+	s.Canary.Weights.Canary = rampv1.WeightDestination{Weight: w, ServiceName: r.c.CanaryService, PodTemplateHash: r.in.NewHash}
+	s.Canary.Weights.Stable = rampv1.WeightDestination{Weight: 100 - w, ServiceName: r.c.StableService, PodTemplateHash: s.StableRS}
+}
+
+func (r *canaryRun) healthy() bool {
+	nw := r.in.New
+	if !r.stable || nw == nil || nw.Available < r.n || nw.Replicas != r.n || r.in.Stable != nil {
+		return false
+	}
+	for _, o := range r.in.Others {
+		if o.Replicas != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// conditions sets Available, Progressing (with the progress deadline),
+// Paused, Completed and Healthy.
+func (r *canaryRun) conditions(unavailable int32) {
+	s, now := &r.s, r.in.Now
+	if s.AvailableReplicas >= r.n-unavailable {
+		setCondition(s, rampv1.RolloutAvailable, corev1.ConditionTrue, rampv1.RolloutReasonAvailable, rampv1.RolloutMessageAvailable, now, false)
+	} else {
+		setCondition(s, rampv1.RolloutAvailable, corev1.ConditionFalse, rampv1.RolloutReasonAvailable, rampv1.RolloutMessageNotAvailable, now, false)
+	}
+	paused := r.ro.Spec.Paused || len(s.PauseConditions) > 0
+	if paused {
+		setCondition(s, rampv1.RolloutPaused, corev1.ConditionTrue, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, now, false)
+	} else if findCondition(s, rampv1.RolloutPaused) != nil {
+		setCondition(s, rampv1.RolloutPaused, corev1.ConditionFalse, rampv1.RolloutReasonResumed, rampv1.RolloutMessageResumed, now, false)
+	}
+	healthy := r.healthy()
+	rev := r.revision()
+	if healthy {
+		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionTrue, rampv1.RolloutReasonCompleted, "Rollout completed", now, false)
+		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionTrue, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageHealthy, now, false)
+	} else {
+		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionFalse, rampv1.RolloutReasonNotCompleted,
+			fmt.Sprintf(rampv1.RolloutMessageNotCompleted, rev, r.in.NewHash), now, false)
+		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionFalse, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageNotHealthy, now, false)
+	}
+
+	name := ""
+	if r.in.New != nil {
+		name = r.in.New.Name
+	}
+	switch {
+	case r.aborted:
+		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionFalse, rampv1.RolloutReasonAborted,
+			fmt.Sprintf(rampv1.RolloutMessageAborted, rev), now, false)
+	case paused:
+		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionUnknown, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, now, false)
+	case healthy:
+		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonNewReplicaSetAvailable,
+			fmt.Sprintf(rampv1.RolloutMessageReplicaSetCompleted, name), now, false)
+	default:
+		r.progressDeadline(name)
+	}
+}
+
+// progressDeadline refreshes Progressing whenever the rollout moved and
+// declares ProgressDeadlineExceeded after progressDeadlineSeconds without
+// movement. Paused time does not count: pausing replaces the condition, and
+// resuming starts a fresh window.
+func (r *canaryRun) progressDeadline(rsName string) {
+	s, old, now := &r.s, &r.ro.Status, r.in.Now
+	prev := findCondition(old, rampv1.RolloutProgressing)
+	moved := prev == nil || prev.Reason != rampv1.RolloutReasonReplicaSetUpdated ||
+		old.CurrentPodHash != s.CurrentPodHash || !int32PtrEqual(old.CurrentStepIndex, s.CurrentStepIndex) ||
+		old.UpdatedReplicas != s.UpdatedReplicas || old.AvailableReplicas != s.AvailableReplicas ||
+		old.ReadyReplicas != s.ReadyReplicas || old.Replicas != s.Replicas || len(r.out.Scale) > 0 || r.out.CreateNew
+	if prev != nil && prev.Reason == rampv1.RolloutReasonProgressDeadlineExceeded && !moved {
+		return // stays exceeded until something moves
+	}
+	if moved {
+		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
+			fmt.Sprintf(rampv1.RolloutMessageProgressing, r.ro.Name), now, true)
+	}
+	deadline := time.Duration(r.ro.ProgressDeadlineSeconds()) * time.Second
+	last := findCondition(s, rampv1.RolloutProgressing).LastUpdateTime.Time
+	if left := last.Add(deadline).Sub(now); left > 0 {
+		r.out.requeue(left)
+		return
+	}
+	setCondition(s, rampv1.RolloutProgressing, corev1.ConditionFalse, rampv1.RolloutReasonProgressDeadlineExceeded,
+		fmt.Sprintf(rampv1.RolloutMessageReplicaSetTimedOut, rsName), now, false)
+	r.out.warn(rampv1.RolloutReasonProgressDeadlineExceeded, rampv1.RolloutMessageTimedOut, r.ro.Name)
+	if r.ro.Spec.ProgressDeadlineAbort {
+		s.Abort = true // acted on in the next pass
+		r.out.requeue(time.Millisecond)
+	}
+}
+
+// phase derives status.phase and status.message, as Argo CD reads them.
+func (r *canaryRun) phase() {
+	s := &r.s
+	prog := findCondition(s, rampv1.RolloutProgressing)
+	switch {
+	case r.aborted:
+		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", rampv1.RolloutReasonAborted, fmt.Sprintf(rampv1.RolloutMessageAborted, r.revision()))
+	case prog != nil && prog.Reason == rampv1.RolloutReasonProgressDeadlineExceeded:
+		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", prog.Reason, prog.Message)
+	case r.ro.Spec.Paused:
+		s.Phase, s.Message = rampv1.RolloutPhasePaused, "manually paused"
+	case len(s.PauseConditions) > 0:
+		s.Phase, s.Message = rampv1.RolloutPhasePaused, string(s.PauseConditions[0].Reason)
+	case !r.healthy():
+		s.Phase, s.Message = rampv1.RolloutPhaseProgressing, r.progressMessage()
+	default:
+		s.Phase, s.Message = rampv1.RolloutPhaseHealthy, ""
+	}
+}
+
+func (r *canaryRun) progressMessage() string {
+	s := &r.s
+	switch {
+	case s.UpdatedReplicas < r.n && !r.stable:
+		return "more replicas need to be updated"
+	case s.AvailableReplicas < s.Replicas || s.AvailableReplicas < r.n:
+		return "updated replicas are still becoming available"
+	case s.Replicas > r.n:
+		return "old replicas are pending termination"
+	}
+	return "waiting for rollout to finish steps"
+}
+
+func selectorString(ro *rampv1.Rollout) string {
+	if ro.Spec.Selector == nil {
+		return ""
+	}
+	sel, err := metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	if err != nil {
+		return ""
+	}
+	return sel.String()
+}
+
+func int32PtrEqual(a, b *int32) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}

@@ -1,0 +1,120 @@
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// StepsHash identifies a list of canary steps; status.currentStepHash holds it
+// so that editing the steps restarts them.
+func StepsHash(steps []rampv1.CanaryStep) string {
+	b, _ := json.Marshal(steps)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:10]
+}
+
+// PauseDuration parses pause.duration: an integer number of seconds or a Go
+// duration string. nil means "pause until promoted".
+func PauseDuration(d *intstr.IntOrString) (*time.Duration, error) {
+	if d == nil {
+		return nil, nil
+	}
+	if d.Type == intstr.Int {
+		v := time.Duration(d.IntVal) * time.Second
+		return &v, nil
+	}
+	if isDigits(d.StrVal) {
+		secs, err := strconv.Atoi(d.StrVal)
+		if err != nil {
+			return nil, fmt.Errorf("pause.duration %q: %w", d.StrVal, err)
+		}
+		v := time.Duration(secs) * time.Second
+		return &v, nil
+	}
+	v, err := time.ParseDuration(d.StrVal)
+	if err != nil {
+		return nil, fmt.Errorf("pause.duration %q: %w", d.StrVal, err)
+	}
+	return &v, nil
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// weightAt is the canary weight in force at step index i: the last setWeight
+// at or before i (0 if none), and 100 once every step is done.
+func weightAt(steps []rampv1.CanaryStep, i int32) int32 {
+	if int(i) >= len(steps) {
+		return 100
+	}
+	for j := i; j >= 0; j-- {
+		if w := steps[j].SetWeight; w != nil {
+			return *w
+		}
+	}
+	return 0
+}
+
+// canaryScaleAt returns the canary replica count forced by the last
+// setCanaryScale at or before i, if any (matchTrafficWeight cancels it).
+func canaryScaleAt(steps []rampv1.CanaryStep, i int32, n int32) (int32, bool) {
+	if int(i) >= len(steps) {
+		return 0, false
+	}
+	for j := i; j >= 0; j-- {
+		s := steps[j].SetCanaryScale
+		if s == nil {
+			continue
+		}
+		switch {
+		case s.MatchTrafficWeight:
+			return 0, false
+		case s.Replicas != nil:
+			return *s.Replicas, true
+		case s.Weight != nil:
+			return CanaryReplicas(n, *s.Weight), true
+		}
+	}
+	return 0, false
+}
+
+// ValidateSteps reports the first step this controller cannot run, naming it.
+func ValidateSteps(ro *rampv1.Rollout) string {
+	c := ro.Spec.Strategy.Canary
+	if c == nil {
+		return ""
+	}
+	for i, s := range c.Steps {
+		path := fmt.Sprintf("spec.strategy.canary.steps[%d]", i)
+		switch {
+		case s.Pause != nil:
+			if _, err := PauseDuration(s.Pause.Duration); err != nil {
+				return path + "." + err.Error()
+			}
+		case s.SetHeaderRoute != nil || s.SetMirrorRoute != nil:
+			if c.TrafficRouting == nil {
+				return path + ": setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting"
+			}
+			return path + ": header and mirror routes are not supported by this version of Ramp"
+		case s.Analysis != nil, s.Experiment != nil, s.Plugin != nil:
+			return path + ": analysis, experiment and plugin steps are not supported by this version of Ramp"
+		}
+	}
+	return ""
+}
