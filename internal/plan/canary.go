@@ -88,7 +88,7 @@ func (r *canaryRun) trackRevision() {
 			r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
 		}
 		s.CurrentStepIndex = ptrTo(int32(0))
-		if s.StableRS == r.in.NewHash {
+		if s.StableRS == r.in.NewHash || (!first && r.inRollbackWindow()) {
 			s.CurrentStepIndex = ptrTo(nSteps)
 		}
 	case s.CurrentStepHash != stepsHash:
@@ -99,6 +99,23 @@ func (r *canaryRun) trackRevision() {
 	if r.stable || s.CurrentStepIndex == nil || *s.CurrentStepIndex > nSteps {
 		s.CurrentStepIndex = ptrTo(nSteps)
 	}
+}
+
+// inRollbackWindow reports whether the template is an earlier revision
+// within spec.rollbackWindow.revisions of the newest: such an undo skips the
+// steps.
+func (r *canaryRun) inRollbackWindow() bool {
+	win := r.ro.Spec.RollbackWindow
+	if win == nil || win.Revisions <= 0 || r.in.New == nil {
+		return false
+	}
+	newer := int32(0)
+	for _, rs := range append(r.in.Others, derefRS(r.in.Stable)...) {
+		if rs.Revision > r.in.New.Revision {
+			newer++
+		}
+	}
+	return newer > 0 && newer <= win.Revisions
 }
 
 // userActions applies abort, retry and promote --full as the kubectl plugin

@@ -210,3 +210,27 @@ func TestPauseEndsOnTime(t *testing.T) {
 		}
 	}
 }
+
+func TestCanaryRollbackWindow(t *testing.T) {
+	for _, tc := range []struct {
+		window    int32
+		wantSteps bool
+	}{{0, true}, {1, true}, {2, false}} {
+		s := newSim(t, 5, weight(20), pauseForever())
+		if tc.window > 0 {
+			s.ro.Spec.RollbackWindow = &rampv1.RollbackWindowSpec{Revisions: tc.window}
+		}
+		s.run("v1", time.Minute)
+		s.run("v2", time.Minute)
+		s.ro.Status.PauseConditions = nil
+		s.run("v2", time.Minute) // v2 stable, v1 revision 1
+		s.run("v3", time.Minute)
+		s.ro.Status.PauseConditions = nil
+		s.run("v3", time.Minute) // v3 stable; v1 is two revisions back
+		s.run("v1", time.Minute)
+		ran := s.ro.Status.Phase == rampv1.RolloutPhasePaused
+		if ran != tc.wantSteps {
+			t.Errorf("window %d: back to revision 1 ran the steps = %v, want %v (phase %s)", tc.window, ran, tc.wantSteps, s.ro.Status.Phase)
+		}
+	}
+}

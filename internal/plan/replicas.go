@@ -86,7 +86,7 @@ func (p *rsPlan) unready() int64 { return p.spec - p.avail }
 // (within surge) and the canary down as availability allows.
 //
 // Negative inputs count as 0, canaryTarget is clamped to 0..n, and an
-// Available above Spec counts as Spec (pods still terminating are not kept).
+// Available above Spec counts as Spec (the surplus pods are terminating).
 func Step(n, surge, unavailable, canaryTarget int32, canary RS, stable *RS, others []RS) (canarySpec int32, stableSpec int32, othersSpec []int32) {
 	n = max(n, 0)
 	canaryTarget = min(max(canaryTarget, 0), n)

@@ -1,0 +1,173 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// BenchmarkCanary measures canary updates on a controller of its own (run
+// with -bench Canary -benchtime 1x -run '^$'). It prints figures and asserts
+// no timing.
+func BenchmarkCanary(b *testing.B) {
+	ns := benchNamespace(b, "bench")
+	p := ownController(b, ns, ns)
+	b.Run("steps-20-40-60-80", func(b *testing.B) { benchSteps(b, ns, p) })
+	b.Run("pause-2s", func(b *testing.B) { benchPause(b, ns) })
+}
+
+// benchSteps: a 5-replica canary with setWeight 20, 40, 60, 80 and no pause,
+// from the image-change patch to Healthy on the new hash, and the API
+// requests the controller made meanwhile.
+func benchSteps(b *testing.B, ns string, p *controllerProcess) {
+	const name = "steps"
+	apply(b, ns, rolloutYAML{name: name, replicas: 5, instance: ns, canary: "steps:\n- setWeight: 20\n- setWeight: 40\n- setWeight: 60\n- setWeight: 80\n"}.String())
+	ro := waitHealthy(b, ns, name, "", 5)
+	var total time.Duration
+	var writes, reads float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		before := restRequests(b, p)
+		old := ro.Status.CurrentPodHash
+		b.StartTimer()
+		start := time.Now()
+		setImageDirect(b, ns, name, fmt.Sprintf("registry.example/app:v%d", i+2))
+		steps := map[int32]time.Duration{}
+		ro = watchRollout(b, ns, name, 3*time.Minute, func(ro *rampv1.Rollout) bool {
+			if idx := ro.Status.CurrentStepIndex; idx != nil && ro.Status.CurrentPodHash != old {
+				if _, seen := steps[*idx]; !seen {
+					steps[*idx] = time.Since(start)
+				}
+			}
+			return newTemplate(old)(ro) == nil && healthy(5, "")(ro) == nil
+		})
+		took := time.Since(start)
+		b.StopTimer()
+		after := restRequests(b, p)
+		w, r := requestDelta(before, after)
+		total, writes, reads = total+took, writes+w, reads+r
+		b.Logf("update %d: Healthy on %s after %s; step first seen at %s; controller API requests: %.0f writes (%s), %.0f reads",
+			i+1, ro.Status.CurrentPodHash, took.Round(time.Millisecond), stepTimes(steps), w, methodDelta(before, after), r)
+	}
+	n := float64(b.N)
+	b.ReportMetric(total.Seconds()/n, "s-to-healthy/op")
+	b.ReportMetric(writes/n, "api-writes/op")
+	b.ReportMetric(reads/n, "api-reads/op")
+}
+
+// benchPause: a pause of 2 s, from the first time the pause is seen to the
+// first time it is seen over, and from its recorded startTime.
+func benchPause(b *testing.B, ns string) {
+	const name = "pause"
+	apply(b, ns, rolloutYAML{name: name, replicas: 2, instance: ns, canary: "steps:\n- setWeight: 50\n- pause: {duration: 2}\n- setWeight: 100\n"}.String())
+	ro := waitHealthy(b, ns, name, "", 2)
+	var overshoot time.Duration
+	for i := 0; i < b.N; i++ {
+		old := ro.Status.CurrentPodHash
+		setImageDirect(b, ns, name, fmt.Sprintf("registry.example/app:v%d", i+2))
+		var seen, over time.Time
+		var startTime metav1.Time
+		ro = watchRollout(b, ns, name, 2*time.Minute, func(ro *rampv1.Rollout) bool {
+			s := ro.Status
+			if newTemplate(old)(ro) != nil || s.CurrentStepIndex == nil {
+				return false
+			}
+			switch {
+			case seen.IsZero() && *s.CurrentStepIndex == 1 && len(s.PauseConditions) > 0:
+				seen, startTime = time.Now(), s.PauseConditions[0].StartTime
+			case !seen.IsZero() && over.IsZero() && (*s.CurrentStepIndex > 1 || len(s.PauseConditions) == 0):
+				over = time.Now()
+			}
+			return !over.IsZero() && healthy(2, "")(ro) == nil
+		})
+		if seen.IsZero() {
+			b.Fatalf("update %d: never saw the pause on step 1", i+1)
+		}
+		observedPause := over.Sub(seen)
+		overshoot += observedPause - 2*time.Second
+		b.Logf("update %d: pause seen for %s (overshoot %+dms); %s after its startTime %s (second resolution)",
+			i+1, observedPause.Round(time.Millisecond), (observedPause - 2*time.Second).Milliseconds(),
+			over.Sub(startTime.Time).Round(time.Millisecond), startTime.Format(time.RFC3339))
+	}
+	b.ReportMetric(overshoot.Seconds()/float64(b.N), "s-pause-overshoot/op")
+}
+
+// setImageDirect sends setImage's merge patch with the suite's client, so
+// that the measured time does not include starting kubectl.
+func setImageDirect(b *testing.B, ns, name, image string) {
+	b.Helper()
+	ro := &rampv1.Rollout{}
+	ro.Namespace, ro.Name = ns, name
+	body := fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":%q}]}}}}`, image)
+	if err := env.client.Patch(context.Background(), ro, client.RawPatch(types.MergePatchType, []byte(body))); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// restRequests reads the controller's rest_client_requests_total by method.
+func restRequests(b *testing.B, p *controllerProcess) map[string]float64 {
+	b.Helper()
+	m, err := metricSum(p, "rest_client_requests_total", nil, "method")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// requestDelta counts the requests between two readings: writes (POST, PUT,
+// PATCH, DELETE) and reads (GET: gets, lists and watches).
+func requestDelta(before, after map[string]float64) (writes, reads float64) {
+	for method, n := range after {
+		switch d := n - before[method]; method {
+		case "POST", "PUT", "PATCH", "DELETE":
+			writes += d
+		case "GET":
+			reads += d
+		}
+	}
+	return writes, reads
+}
+
+func methodDelta(before, after map[string]float64) string {
+	var out []string
+	for _, m := range []string{"POST", "PUT", "PATCH", "DELETE"} {
+		if d := after[m] - before[m]; d > 0 {
+			out = append(out, fmt.Sprintf("%s %.0f", m, d))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func stepTimes(steps map[int32]time.Duration) string {
+	var out []string
+	for i := int32(0); i <= 4; i++ {
+		if d, ok := steps[i]; ok {
+			out = append(out, fmt.Sprintf("%d@%s", i, d.Round(10*time.Millisecond)))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// benchNamespace is namespace for a benchmark.
+func benchNamespace(b *testing.B, prefix string) string {
+	b.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%04x", prefix, rand.IntN(1<<16))}}
+	if err := env.client.Create(context.Background(), ns); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = env.client.Delete(context.Background(), ns) })
+	return ns.Name
+}
