@@ -33,6 +33,19 @@ func (r *canaryRun) scale(surge, unavailable int32) (canarySpec, stableSpec int3
 	}
 	target := r.canaryTarget(*r.s.CurrentStepIndex)
 	canarySpec, stableSpec, othersSpec = Step(r.n, surge, unavailable, target, cur, st, others)
+	// Growth may only use room that is free now: pods being scaled down in
+	// this same pass (or earlier, not yet carried out by the ReplicaSet
+	// controller) still exist, so observed pods stay within n + surge.
+	room := max(r.n+surge-r.occupied(), 0)
+	if grow := canarySpec - cur.Spec; grow > 0 {
+		canarySpec = cur.Spec + min(grow, room)
+		room -= min(grow, room)
+	}
+	if st != nil {
+		if grow := stableSpec - st.Spec; grow > 0 {
+			stableSpec = st.Spec + min(grow, room)
+		}
+	}
 
 	if nw == nil {
 		r.out.CreateNew, r.out.NewReplicas = true, canarySpec
@@ -46,6 +59,15 @@ func (r *canaryRun) scale(surge, unavailable int32) (canarySpec, stableSpec int3
 		r.setScale(o.Name, o.Spec, othersSpec[i])
 	}
 	return canarySpec, stableSpec, othersSpec
+}
+
+// occupied counts the pods the ReplicaSets have or are about to have.
+func (r *canaryRun) occupied() int32 {
+	var n int32
+	for _, rs := range append(append(derefRS(r.in.New), derefRS(r.in.Stable)...), r.in.Others...) {
+		n += max(rs.Spec, rs.Replicas)
+	}
+	return n
 }
 
 func (r *canaryRun) setScale(name string, from, to int32) {

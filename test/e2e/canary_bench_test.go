@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -170,4 +172,78 @@ func benchNamespace(b *testing.B, prefix string) string {
 	}
 	b.Cleanup(func() { _ = env.client.Delete(context.Background(), ns) })
 	return ns.Name
+}
+
+// watchRollout follows the Rollout through a watch until done accepts one
+// of its states (the current one included) and returns that state; the
+// caller sees every state the API server reports, with no polling delay.
+func watchRollout(tb testing.TB, ns, name string, timeout time.Duration, done func(*rampv1.Rollout) bool) *rampv1.Rollout {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var list rampv1.RolloutList
+	if err := env.client.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		tb.Fatal(err)
+	}
+	var last *rampv1.Rollout
+	for i := range list.Items {
+		if list.Items[i].Name == name {
+			if last = &list.Items[i]; done(last) {
+				return last
+			}
+		}
+	}
+	err := watchFrom(ctx, &rampv1.RolloutList{}, ns, list.ResourceVersion, func(_ watch.EventType, obj client.Object) bool {
+		ro, ok := obj.(*rampv1.Rollout)
+		if !ok || ro.Name != name {
+			return false
+		}
+		last = ro
+		return done(ro)
+	})
+	if err != nil {
+		status := "never seen"
+		if last != nil {
+			status = summary(last)
+		}
+		tb.Fatalf("watching rollout %s/%s: %v\n  last status: %s", ns, name, err, status)
+	}
+	return last
+}
+
+// metricSum adds up the samples of the Prometheus metric name served by p
+// whose labels include match, grouped by the value of label by ("" for all).
+func metricSum(p *controllerProcess, name string, match map[string]string, by string) (map[string]float64, error) {
+	code, body, err := httpGet("http://" + p.metrics + "/metrics")
+	if err != nil || code != 200 {
+		return nil, fmt.Errorf("/metrics: %d %v", code, err)
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(body, "\n") {
+		rest, ok := strings.CutPrefix(line, name+"{")
+		if !ok {
+			continue
+		}
+		labelText, valueText, ok := strings.Cut(rest, "} ")
+		if !ok {
+			return nil, fmt.Errorf("cannot parse %q", line)
+		}
+		labels := map[string]string{}
+		for _, kv := range strings.Split(labelText, `",`) { // label values here hold no `",`
+			k, v, _ := strings.Cut(kv, `="`)
+			labels[k] = strings.TrimSuffix(v, `"`)
+		}
+		value, err := strconv.ParseFloat(strings.Fields(valueText)[0], 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", line, err)
+		}
+		matches := true
+		for k, v := range match {
+			matches = matches && labels[k] == v
+		}
+		if matches {
+			out[labels[by]] += value
+		}
+	}
+	return out, nil
 }

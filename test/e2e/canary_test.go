@@ -3,14 +3,19 @@
 package e2e
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -280,4 +285,71 @@ func TestCanaryInvalidSpecRecovers(t *testing.T) {
 		}
 		return healthy(2, "")(ro)
 	})
+}
+
+// podWatch checks every state of a namespace's non-terminating pods that a
+// watch observes, from the listed state on.
+type podWatch struct {
+	mu         sync.Mutex
+	pods       map[string]*corev1.Pod
+	states     int
+	violations []string
+	err        error
+	cancel     context.CancelFunc
+	done       chan struct{}
+}
+
+func watchPods(tb testing.TB, ns string, check func(pods map[string]*corev1.Pod) error) *podWatch {
+	tb.Helper()
+	var list corev1.PodList
+	if err := env.client.List(context.Background(), &list, client.InNamespace(ns)); err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &podWatch{pods: map[string]*corev1.Pod{}, cancel: cancel, done: make(chan struct{})}
+	for i, p := range list.Items {
+		if p.DeletionTimestamp == nil {
+			w.pods[p.Name] = &list.Items[i]
+		}
+	}
+	w.observe(check, "listed state")
+	go func() {
+		defer close(w.done)
+		err := watchFrom(ctx, &corev1.PodList{}, ns, list.ResourceVersion, func(typ watch.EventType, obj client.Object) bool {
+			p := obj.(*corev1.Pod)
+			if typ == watch.Deleted || p.DeletionTimestamp != nil {
+				delete(w.pods, p.Name)
+			} else {
+				w.pods[p.Name] = p
+			}
+			w.observe(check, fmt.Sprintf("%s pod %s", typ, p.Name))
+			return false
+		})
+		if !errors.Is(err, context.Canceled) {
+			w.mu.Lock()
+			w.err = err
+			w.mu.Unlock()
+		}
+	}()
+	tb.Cleanup(cancel)
+	return w
+}
+
+func (w *podWatch) observe(check func(map[string]*corev1.Pod) error, after string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.states++
+	if err := check(w.pods); err != nil && len(w.violations) < 20 {
+		w.violations = append(w.violations, fmt.Sprintf("after %s: %v", after, err))
+	}
+}
+
+// stop ends the watch and returns how many states it checked, the
+// violations it saw, and an error if the watch itself failed.
+func (w *podWatch) stop() (states int, violations []string, err error) {
+	w.cancel()
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.states, w.violations, w.err
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -404,43 +403,6 @@ func ownController(tb testing.TB, ns, id string) *controllerProcess {
 	return p
 }
 
-// metricSum adds up the samples of the Prometheus metric name served by p
-// whose labels include match, grouped by the value of label by ("" for all).
-func metricSum(p *controllerProcess, name string, match map[string]string, by string) (map[string]float64, error) {
-	code, body, err := httpGet("http://" + p.metrics + "/metrics")
-	if err != nil || code != 200 {
-		return nil, fmt.Errorf("/metrics: %d %v", code, err)
-	}
-	out := map[string]float64{}
-	for _, line := range strings.Split(body, "\n") {
-		rest, ok := strings.CutPrefix(line, name+"{")
-		if !ok {
-			continue
-		}
-		labelText, valueText, ok := strings.Cut(rest, "} ")
-		if !ok {
-			return nil, fmt.Errorf("cannot parse %q", line)
-		}
-		labels := map[string]string{}
-		for _, kv := range strings.Split(labelText, `",`) { // label values here hold no `",`
-			k, v, _ := strings.Cut(kv, `="`)
-			labels[k] = strings.TrimSuffix(v, `"`)
-		}
-		value, err := strconv.ParseFloat(strings.Fields(valueText)[0], 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q: %w", line, err)
-		}
-		matches := true
-		for k, v := range match {
-			matches = matches && labels[k] == v
-		}
-		if matches {
-			out[labels[by]] += value
-		}
-	}
-	return out, nil
-}
-
 // watchFrom watches the objects of list's kind in ns from resourceVersion rv
 // (resuming after the API server closes the watch) and calls next with each
 // event in order until next returns true, ctx ends or the watch fails.
@@ -476,108 +438,4 @@ func watchFrom(ctx context.Context, list client.ObjectList, ns, rv string, next 
 			}
 		}
 	}
-}
-
-// watchRollout follows the Rollout through a watch until done accepts one
-// of its states (the current one included) and returns that state; the
-// caller sees every state the API server reports, with no polling delay.
-func watchRollout(tb testing.TB, ns, name string, timeout time.Duration, done func(*rampv1.Rollout) bool) *rampv1.Rollout {
-	tb.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	var list rampv1.RolloutList
-	if err := env.client.List(ctx, &list, client.InNamespace(ns)); err != nil {
-		tb.Fatal(err)
-	}
-	var last *rampv1.Rollout
-	for i := range list.Items {
-		if list.Items[i].Name == name {
-			if last = &list.Items[i]; done(last) {
-				return last
-			}
-		}
-	}
-	err := watchFrom(ctx, &rampv1.RolloutList{}, ns, list.ResourceVersion, func(_ watch.EventType, obj client.Object) bool {
-		ro, ok := obj.(*rampv1.Rollout)
-		if !ok || ro.Name != name {
-			return false
-		}
-		last = ro
-		return done(ro)
-	})
-	if err != nil {
-		status := "never seen"
-		if last != nil {
-			status = summary(last)
-		}
-		tb.Fatalf("watching rollout %s/%s: %v\n  last status: %s", ns, name, err, status)
-	}
-	return last
-}
-
-// podWatch checks every state of a namespace's non-terminating pods that a
-// watch observes, from the listed state on.
-type podWatch struct {
-	mu         sync.Mutex
-	pods       map[string]*corev1.Pod
-	states     int
-	violations []string
-	err        error
-	cancel     context.CancelFunc
-	done       chan struct{}
-}
-
-func watchPods(tb testing.TB, ns string, check func(pods map[string]*corev1.Pod) error) *podWatch {
-	tb.Helper()
-	var list corev1.PodList
-	if err := env.client.List(context.Background(), &list, client.InNamespace(ns)); err != nil {
-		tb.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	w := &podWatch{pods: map[string]*corev1.Pod{}, cancel: cancel, done: make(chan struct{})}
-	for i, p := range list.Items {
-		if p.DeletionTimestamp == nil {
-			w.pods[p.Name] = &list.Items[i]
-		}
-	}
-	w.observe(check, "listed state")
-	go func() {
-		defer close(w.done)
-		err := watchFrom(ctx, &corev1.PodList{}, ns, list.ResourceVersion, func(typ watch.EventType, obj client.Object) bool {
-			p := obj.(*corev1.Pod)
-			if typ == watch.Deleted || p.DeletionTimestamp != nil {
-				delete(w.pods, p.Name)
-			} else {
-				w.pods[p.Name] = p
-			}
-			w.observe(check, fmt.Sprintf("%s pod %s", typ, p.Name))
-			return false
-		})
-		if !errors.Is(err, context.Canceled) {
-			w.mu.Lock()
-			w.err = err
-			w.mu.Unlock()
-		}
-	}()
-	tb.Cleanup(cancel)
-	return w
-}
-
-func (w *podWatch) observe(check func(map[string]*corev1.Pod) error, after string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.states++
-	if err := check(w.pods); err != nil && len(w.violations) < 20 {
-		w.violations = append(w.violations, fmt.Sprintf("after %s: %v", after, err))
-	}
-}
-
-// stop ends the watch and returns how many states it checked, the
-// violations it saw, and an error if the watch itself failed.
-func (w *podWatch) stop() (states int, violations []string, err error) {
-	w.cancel()
-	<-w.done
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.states, w.violations, w.err
 }

@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -53,6 +54,19 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	owned, err := r.ownedReplicaSets(ctx, ro, w.selector)
 	if err != nil {
 		return nil, err
+	}
+	// The ReplicaSet whose template equals spec.template is the new one even
+	// when its hash differs: an undo copies a ReplicaSet's (API-defaulted)
+	// template back into the Rollout.
+	if !hasHash(owned, w.hash) {
+		for _, rs := range owned {
+			tmpl := rs.Spec.Template.DeepCopy()
+			delete(tmpl.Labels, HashLabel)
+			if rs.Labels[HashLabel] != "" && apiequality.Semantic.DeepEqual(tmpl, w.template) {
+				w.hash = rs.Labels[HashLabel]
+				break
+			}
+		}
 	}
 	var maxRev int64
 	for _, rs := range owned {
@@ -164,6 +178,7 @@ func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	for _, o := range w.others {
 		in.Others = append(in.Others, *toPlan(o))
 	}
+	sort.Slice(in.Others, func(i, j int) bool { return in.Others[i].Revision < in.Others[j].Revision }) // oldest first
 	return in
 }
 
@@ -179,6 +194,15 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 func revisionOf(rs *appsv1.ReplicaSet) int64 {
 	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64)
 	return v
+}
+
+func hasHash(rss []*appsv1.ReplicaSet, hash string) bool {
+	for _, rs := range rss {
+		if rs.Labels[HashLabel] == hash {
+			return true
+		}
+	}
+	return false
 }
 
 func ownedByAny(p *corev1.Pod, w *world) bool {
