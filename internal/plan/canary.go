@@ -25,7 +25,8 @@ type canaryRun struct {
 	n       int32
 	steps   []rampv1.CanaryStep
 	aborted bool
-	stable  bool // spec.template is the stable version: no steps to run
+	stable  bool     // spec.template is the stable version: no steps to run
+	scaled  []string // ReplicaSets this pass scales, for one Event
 }
 
 // Canary plans one reconcile of a Rollout with the canary strategy (without
@@ -52,12 +53,14 @@ func Canary(in Input) Output {
 		r.advanceSteps()
 	}
 	canarySpec, stableSpec, othersSpec := r.scale(surge, unavailable)
+	r.scaleEvent()
 	r.complete(canarySpec, stableSpec, othersSpec)
 	r.services()
 	r.restart(unavailable)
 	r.counts()
 	r.conditions(unavailable)
 	r.phase()
+	r.quiet()
 	r.out.Status = r.s
 	return r.out
 }

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"strings"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
@@ -78,7 +80,18 @@ func (r *canaryRun) setScale(name string, from, to int32) {
 		r.out.Scale = map[string]int32{}
 	}
 	r.out.Scale[name] = to
-	r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled ReplicaSet %s from %d to %d", name, from, to)
+	r.scaled = append(r.scaled, sprintf("ReplicaSet %s from %d to %d", name, from, to))
+}
+
+// scaleEvent records one ScalingReplicaSet Event for every ReplicaSet this
+// pass creates or scales (one API write instead of one per ReplicaSet).
+func (r *canaryRun) scaleEvent() {
+	if r.out.CreateNew {
+		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
+	}
+	if len(r.scaled) > 0 {
+		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
+	}
 }
 
 // complete promotes the new ReplicaSet to stable once every step is done and

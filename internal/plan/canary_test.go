@@ -160,25 +160,25 @@ func TestCanaryProgressDeadline(t *testing.T) {
 	deadline := int32(30)
 	s.ro.Spec.ProgressDeadlineSeconds = &deadline
 	s.run("v1", time.Minute)
-	s.log = nil
-	// The new pods never become available.
-	in := s.input("v2")
-	out := Canary(in)
-	s.ro.Status = out.Status
+	// The new pods are created but never become available.
+	s.ro.Status = Canary(s.input("v2")).Status
 	s.rs["v2"] = &ReplicaSet{Name: "web-v2", Hash: "v2", Revision: 2, Spec: 1, Replicas: 1}
 	s.rs["v1"].Spec = 1
-	s.ro.Status = Canary(s.input("v2")).Status // observes the new ReplicaSet: progress
-	s.now = s.now.Add(29 * time.Second)
-	out = Canary(s.input("v2"))
-	if out.Status.Phase != rampv1.RolloutPhaseProgressing || out.RequeueAfter <= 0 || out.RequeueAfter > 2*time.Second {
-		t.Fatalf("before the deadline: phase %s requeue %s", out.Status.Phase, out.RequeueAfter)
+	began := s.now
+	for i := 0; i < 100; i++ {
+		out := Canary(s.input("v2"))
+		s.ro.Status = out.Status
+		if out.Status.Phase == rampv1.RolloutPhaseDegraded || out.RequeueAfter == 0 {
+			break
+		}
+		s.now = s.now.Add(out.RequeueAfter)
 	}
-	s.ro.Status = out.Status
-	s.now = s.now.Add(out.RequeueAfter)
-	out = Canary(s.input("v2"))
-	c := findCondition(&out.Status, rampv1.RolloutProgressing)
-	if out.Status.Phase != rampv1.RolloutPhaseDegraded || c.Reason != rampv1.RolloutReasonProgressDeadlineExceeded {
-		t.Errorf("after the deadline: phase %s reason %s", out.Status.Phase, c.Reason)
+	c := findCondition(&s.ro.Status, rampv1.RolloutProgressing)
+	if s.ro.Status.Phase != rampv1.RolloutPhaseDegraded || c.Reason != rampv1.RolloutReasonProgressDeadlineExceeded {
+		t.Fatalf("no deadline: phase %s reason %s", s.ro.Status.Phase, c.Reason)
+	}
+	if took := s.now.Sub(began); took < 30*time.Second || took > 32*time.Second {
+		t.Errorf("deadline declared %s after the last progress, want 30s (+ at most 2s)", took)
 	}
 }
 
