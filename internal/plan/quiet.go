@@ -9,7 +9,7 @@ import (
 )
 
 // quietFor is how long replica counts may go unwritten mid-transition.
-const quietFor = time.Second
+const quietFor = 2 * time.Second
 
 // quiet keeps the previous status when this pass only moved replica counts
 // while ReplicaSets are mid-transition (pods being created, becoming ready or
