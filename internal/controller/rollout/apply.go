@@ -38,6 +38,7 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		if err := r.Client.Delete(ctx, p, client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("restart pod %s: %w", p.Name, err)
 		}
+		r.deleted.Store(p.UID, r.Clock.Now())
 	}
 	return r.cleanupHistory(ctx, ro, w)
 }

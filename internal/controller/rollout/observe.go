@@ -148,9 +148,19 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 	if err := r.Client.List(ctx, &pods, client.InNamespace(ro.Namespace), client.MatchingLabelsSelector{Selector: w.selector}); err != nil {
 		return err
 	}
+	now := r.Clock.Now()
+	r.deleted.Range(func(uid, at any) bool { // forget deletions the cache has long caught up with
+		if now.Sub(at.(time.Time)) > time.Minute {
+			r.deleted.Delete(uid)
+		}
+		return true
+	})
 	for i := range pods.Items {
 		p := &pods.Items[i]
-		if p.DeletionTimestamp != nil || !ownedByAny(p, w) {
+		if p.DeletionTimestamp != nil {
+			r.deleted.Delete(p.UID)
+		}
+		if _, pending := r.deleted.Load(p.UID); pending || p.DeletionTimestamp != nil || !ownedByAny(p, w) {
 			continue
 		}
 		if podReady(p) {

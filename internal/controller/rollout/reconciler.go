@@ -7,6 +7,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
@@ -24,6 +25,11 @@ type Reconciler struct {
 	Client   client.Client
 	Recorder events.EventRecorder
 	Clock    clock.PassiveClock
+
+	// deleted remembers pods this controller deleted for a restart until the
+	// cache shows them terminating or gone, so a pass that runs before the
+	// cache caught up never counts them as ready (and deletes one too many).
+	deleted sync.Map // types.UID -> time.Time
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=rollouts,verbs=get;list;watch;update;patch
