@@ -28,4 +28,10 @@ RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
 RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
   go test -tags e2e -count=1 -parallel 8 -timeout 20m ./test/e2e/... "$@"
+
+echo "== benchmarks (figures, not assertions)" >&2
+RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
+RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
+RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
+  go test -tags e2e -count=1 -run '^$' -bench . -benchtime 1x -timeout 10m ./test/e2e/...
 echo "make test finished in $((SECONDS - start))s" >&2
