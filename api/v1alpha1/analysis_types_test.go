@@ -2,6 +2,8 @@ package v1alpha1
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,7 +35,29 @@ func newObjectForKind(t *testing.T, doc string) runtime.Object {
 	return nil
 }
 
+// analysisManifests are manifests written the way Argo Rollouts users write
+// them (testdata/analysis: the seed documents and upstream documentation
+// examples). Each must decode strictly (no unknown field) and re-encode to
+// the same document, so no upstream field is missing or renamed.
+var analysisManifests = loadManifests()
+
+func loadManifests() map[string]string {
+	files, _ := filepath.Glob("testdata/analysis/*.yaml")
+	out := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			panic(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".yaml")] = string(b)
+	}
+	return out
+}
+
 func TestAnalysisManifestsRoundTrip(t *testing.T) {
+	if len(analysisManifests) < 6 {
+		t.Fatalf("found %d manifests in testdata/analysis", len(analysisManifests))
+	}
 	for name, doc := range analysisManifests {
 		t.Run(name, func(t *testing.T) {
 			obj := newObjectForKind(t, doc)
