@@ -3,6 +3,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -21,10 +22,15 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		if err := r.createReplicaSet(ctx, ro, w, out.NewReplicas); err != nil {
 			return err
 		}
+		r.expect.createdRS(ro.UID, rsName(ro, w.hash), r.Clock.Now())
 	}
 	for name, n := range out.Scale {
+		rs := w.byName(name)
 		if err := r.scaleReplicaSet(ctx, ro.Namespace, name, n); err != nil {
 			return err
+		}
+		if rs != nil {
+			r.expect.wrote(rs.UID, rs.ResourceVersion, r.Clock.Now())
 		}
 	}
 	c := ro.Spec.Strategy.Canary
@@ -72,7 +78,26 @@ func (r *Reconciler) patchStatus(ctx context.Context, ro *rampv1.Rollout, status
 	if apiequality.Semantic.DeepEqual(ro.Status, status) {
 		return nil
 	}
+	rv := ro.ResourceVersion
 	patch := client.MergeFromWithOptions(ro.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	ro.Status = status
-	return r.Client.Status().Patch(ctx, ro, patch)
+	if err := r.Client.Status().Patch(ctx, ro, patch); err != nil {
+		return err
+	}
+	r.expect.wrote(ro.UID, rv, r.Clock.Now())
+	return nil
+}
+
+// cacheBehind reports whether the cache does not show a ReplicaSet write of
+// ours yet (a creation or a scale).
+func (r *Reconciler) cacheBehind(ro *rampv1.Rollout, w *world, now time.Time) bool {
+	if r.expect.pendingCreate(ro.UID, func(name string) bool { return w.byName(name) != nil }, now) {
+		return true
+	}
+	for _, rs := range w.all() {
+		if r.expect.stale(rs.UID, rs.ResourceVersion, now) {
+			return true
+		}
+	}
+	return false
 }

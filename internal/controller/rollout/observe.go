@@ -206,6 +206,26 @@ func revisionOf(rs *appsv1.ReplicaSet) int64 {
 	return v
 }
 
+// all lists the Rollout's ReplicaSets.
+func (w *world) all() []*appsv1.ReplicaSet {
+	var out []*appsv1.ReplicaSet
+	for _, rs := range append([]*appsv1.ReplicaSet{w.newRS, w.stableRS}, w.others...) {
+		if rs != nil {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+func (w *world) byName(name string) *appsv1.ReplicaSet {
+	for _, rs := range w.all() {
+		if rs.Name == name {
+			return rs
+		}
+	}
+	return nil
+}
+
 func hasHash(rss []*appsv1.ReplicaSet, hash string) bool {
 	for _, rs := range rss {
 		if rs.Labels[HashLabel] == hash {
@@ -220,8 +240,8 @@ func ownedByAny(p *corev1.Pod, w *world) bool {
 	if ref == nil {
 		return false
 	}
-	for _, rs := range append([]*appsv1.ReplicaSet{w.newRS, w.stableRS}, w.others...) {
-		if rs != nil && rs.UID == ref.UID {
+	for _, rs := range w.all() {
+		if rs.UID == ref.UID {
 			return true
 		}
 	}

@@ -30,6 +30,8 @@ type Reconciler struct {
 	// cache shows them terminating or gone, so a pass that runs before the
 	// cache caught up never counts them as ready (and deletes one too many).
 	deleted sync.Map // types.UID -> time.Time
+	// expect holds our own writes the cache has not shown yet.
+	expect expectations
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=rollouts,verbs=get;list;watch;update;patch
@@ -50,16 +52,24 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if ro.DeletionTimestamp != nil || ro.Spec.Strategy.Canary == nil {
+		r.expect.forget(ro.UID)
 		return ctrl.Result{}, nil // blue-green is handled by its own strategy (later work)
+	}
+	now := r.Clock.Now()
+	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
+		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache
 	}
 	w, err := r.observe(ctx, ro)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	if r.cacheBehind(ro, w, now) {
+		return ctrl.Result{RequeueAfter: expectationTTL}, nil // a ReplicaSet write of ours is on its way to the cache
+	}
 	if w.collision {
 		return ctrl.Result{}, r.bumpCollisionCount(ctx, ro) // the status update triggers the next pass
 	}
-	out := plan.Canary(w.input(ro, r.Clock.Now()))
+	out := plan.Canary(w.input(ro, now))
 	if err := r.apply(ctx, ro, w, out); err != nil {
 		return ctrl.Result{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -98,10 +99,14 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 		},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: ro.Spec.MinReadySeconds, Selector: sel, Template: *tmpl},
 	}
-	if err := r.Client.Create(ctx, rs); err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
+	err := r.Client.Create(ctx, rs)
+	switch {
+	case err == nil, apierrors.IsAlreadyExists(err):
+		return nil
+	case apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
+		return nil // the namespace is going away with the Rollout
 	}
-	return nil
+	return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
 }
 
 func (r *Reconciler) scaleReplicaSet(ctx context.Context, ns, name string, replicas int32) error {
