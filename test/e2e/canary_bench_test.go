@@ -5,13 +5,11 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
@@ -24,7 +22,7 @@ import (
 // with -bench Canary -benchtime 1x -run '^$'). It prints figures and asserts
 // no timing.
 func BenchmarkCanary(b *testing.B) {
-	ns := benchNamespace(b, "bench")
+	ns := namespace(b, "bench")
 	p := ownController(b, ns, ns)
 	b.Run("steps-20-40-60-80", func(b *testing.B) { benchSteps(b, ns, p) })
 	b.Run("pause-2s", func(b *testing.B) { benchPause(b, ns) })
@@ -161,17 +159,6 @@ func stepTimes(steps map[int32]time.Duration) string {
 		}
 	}
 	return strings.Join(out, " ")
-}
-
-// benchNamespace is namespace for a benchmark.
-func benchNamespace(b *testing.B, prefix string) string {
-	b.Helper()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%04x", prefix, rand.IntN(1<<16))}}
-	if err := env.client.Create(context.Background(), ns); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = env.client.Delete(context.Background(), ns) })
-	return ns.Name
 }
 
 // watchRollout follows the Rollout through a watch until done accepts one

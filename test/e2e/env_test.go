@@ -69,7 +69,7 @@ func runMain(m *testing.M) int {
 }
 
 // namespace creates a fresh namespace for the test and deletes it afterwards.
-func namespace(t *testing.T, prefix string) string {
+func namespace(t testing.TB, prefix string) string {
 	t.Helper()
 	name := fmt.Sprintf("%s-%04x", prefix, rand.IntN(1<<16))
 	createNamespace(t, name)
@@ -77,7 +77,7 @@ func namespace(t *testing.T, prefix string) string {
 }
 
 // createNamespace creates the named namespace (if missing) and deletes it after the test.
-func createNamespace(t *testing.T, name string) {
+func createNamespace(t testing.TB, name string) {
 	t.Helper()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
 	if err := env.client.Create(context.Background(), ns); client.IgnoreAlreadyExists(err) != nil {
@@ -87,7 +87,7 @@ func createNamespace(t *testing.T, name string) {
 }
 
 // kubectl runs the real kubectl against the local control plane.
-func kubectl(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
+func kubectl(t testing.TB, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -102,7 +102,7 @@ func kubectl(t *testing.T, stdin string, args ...string) (stdout, stderr string,
 }
 
 // eventually polls cond every 100ms until it returns nil or the deadline passes.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() error) {
+func eventually(t testing.TB, timeout time.Duration, what string, cond func() error) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,23 +75,6 @@ func serviceYAML(name, app string) string {
 	return fmt.Sprintf("apiVersion: v1\nkind: Service\nmetadata: {name: %s}\nspec:\n  selector: {app: %s}\n  ports: [{port: 80, targetPort: 8080}]\n", name, app)
 }
 
-// waitFor is eventually for a testing.TB: tests go through eventually itself,
-// the benchmark through the same loop.
-func waitFor(tb testing.TB, timeout time.Duration, what string, cond func() error) {
-	tb.Helper()
-	if t, ok := tb.(*testing.T); ok {
-		eventually(t, timeout, what, cond)
-		return
-	}
-	deadline := time.Now().Add(timeout)
-	for err := cond(); err != nil; err = cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("%s: not true after %s: %v", what, timeout, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // consistently is the negative of eventually: cond must hold at every poll
 // for the whole window. It is for "nothing happens" assertions only.
 func consistently(t *testing.T, window time.Duration, what string, cond func() error) {
@@ -104,24 +86,9 @@ func consistently(t *testing.T, window time.Duration, what string, cond func() e
 	}
 }
 
-// kubectlTB is kubectl for a testing.TB.
-func kubectlTB(tb testing.TB, stdin string, args ...string) (string, string, error) {
-	tb.Helper()
-	if t, ok := tb.(*testing.T); ok {
-		return kubectl(t, stdin, args...)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, env.kubectl, append([]string{"--kubeconfig", env.kubeconfig}, args...)...)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr, cmd.Stdin = &o, &e, strings.NewReader(stdin)
-	err := cmd.Run()
-	return o.String(), e.String(), err
-}
-
 func apply(tb testing.TB, ns, manifest string) {
 	tb.Helper()
-	if _, stderr, err := kubectlTB(tb, manifest, "apply", "--server-side", "-n", ns, "-f", "-"); err != nil {
+	if _, stderr, err := kubectl(tb, manifest, "apply", "--server-side", "-n", ns, "-f", "-"); err != nil {
 		tb.Fatalf("kubectl apply: %v\n%s\n%s", err, stderr, manifest)
 	}
 }
@@ -130,7 +97,7 @@ func apply(tb testing.TB, ns, manifest string) {
 // Argo Rollouts kubectl plugin does.
 func patch(tb testing.TB, ns, name, typ, body string) {
 	tb.Helper()
-	if _, stderr, err := kubectlTB(tb, "", "patch", "rollout", name, "-n", ns, "--type", typ, "-p", body); err != nil {
+	if _, stderr, err := kubectl(tb, "", "patch", "rollout", name, "-n", ns, "--type", typ, "-p", body); err != nil {
 		tb.Fatalf("kubectl patch rollout %s %s: %v\n%s", name, body, err, stderr)
 	}
 }
@@ -139,7 +106,7 @@ func patch(tb testing.TB, ns, name, typ, body string) {
 // (promote, promote --full, abort, retry).
 func patchStatus(tb testing.TB, ns, name, body string) {
 	tb.Helper()
-	if _, stderr, err := kubectlTB(tb, "", "patch", "rollout", name, "-n", ns, "--subresource=status", "--type", "merge", "-p", body); err != nil {
+	if _, stderr, err := kubectl(tb, "", "patch", "rollout", name, "-n", ns, "--subresource=status", "--type", "merge", "-p", body); err != nil {
 		tb.Fatalf("kubectl patch rollout %s --subresource=status %s: %v\n%s", name, body, err, stderr)
 	}
 }
@@ -160,7 +127,7 @@ func getRollout(ns, name string) (*rampv1.Rollout, error) {
 func waitRollout(tb testing.TB, ns, name string, timeout time.Duration, what string, cond func(*rampv1.Rollout) error) *rampv1.Rollout {
 	tb.Helper()
 	var ro *rampv1.Rollout
-	waitFor(tb, timeout, fmt.Sprintf("rollout %s/%s: %s", ns, name, what), func() (err error) {
+	eventually(tb, timeout, fmt.Sprintf("rollout %s/%s: %s", ns, name, what), func() (err error) {
 		if ro, err = getRollout(ns, name); err != nil {
 			return err
 		}
@@ -277,7 +244,7 @@ func replicaSets(ns, name string) (map[string]*appsv1.ReplicaSet, error) {
 // replicas (spec.replicas by hash); any other ReplicaSet must want 0.
 func waitReplicaSets(tb testing.TB, ns, name string, want map[string]int32) {
 	tb.Helper()
-	waitFor(tb, 60*time.Second, fmt.Sprintf("ReplicaSets of %s/%s scaled to %v", ns, name, want), func() error {
+	eventually(tb, 60*time.Second, fmt.Sprintf("ReplicaSets of %s/%s scaled to %v", ns, name, want), func() error {
 		rss, err := replicaSets(ns, name)
 		if err != nil {
 			return err
@@ -322,7 +289,7 @@ func podsByHash(ns, app string) (all, ready map[string]int, err error) {
 // waitPods waits until the app runs exactly these pods by hash, all ready.
 func waitPods(tb testing.TB, ns, app string, want map[string]int) {
 	tb.Helper()
-	waitFor(tb, 60*time.Second, fmt.Sprintf("pods of %s/%s by hash %v, all ready", ns, app, want), func() error {
+	eventually(tb, 60*time.Second, fmt.Sprintf("pods of %s/%s by hash %v, all ready", ns, app, want), func() error {
 		all, ready, err := podsByHash(ns, app)
 		if err != nil {
 			return err
@@ -341,7 +308,7 @@ func waitPods(tb testing.TB, ns, app string, want map[string]int) {
 // waitServiceHash waits until the Service selects the pods of hash.
 func waitServiceHash(tb testing.TB, ns, svc, hash string) {
 	tb.Helper()
-	waitFor(tb, 30*time.Second, fmt.Sprintf("Service %s/%s selects %s=%s", ns, svc, hashLabel, hash), func() error {
+	eventually(tb, 30*time.Second, fmt.Sprintf("Service %s/%s selects %s=%s", ns, svc, hashLabel, hash), func() error {
 		var s corev1.Service
 		if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: svc}, &s); err != nil {
 			return err
@@ -380,7 +347,7 @@ func eventCount(ns, name, reason string) (int, error) {
 // waitEvents waits until the Rollout had an event with each reason.
 func waitEvents(tb testing.TB, ns, name string, reasons ...string) {
 	tb.Helper()
-	waitFor(tb, 30*time.Second, fmt.Sprintf("events %v on rollout %s/%s", reasons, ns, name), func() error {
+	eventually(tb, 30*time.Second, fmt.Sprintf("events %v on rollout %s/%s", reasons, ns, name), func() error {
 		for _, r := range reasons {
 			if n, err := eventCount(ns, name, r); err != nil || n == 0 {
 				return fmt.Errorf("no %s event (%v)", r, err)
@@ -399,7 +366,7 @@ func ownController(tb testing.TB, ns, id string) *controllerProcess {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(p.stop)
-	waitFor(tb, 60*time.Second, "controller for instance "+id+" ready", p.ready)
+	eventually(tb, 60*time.Second, "controller for instance "+id+" ready", p.ready)
 	return p
 }
 
