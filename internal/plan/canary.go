@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,27 +16,18 @@ const pauseStartSlack = 20 * time.Millisecond
 
 // canaryRun carries one planning pass of a canary Rollout.
 type canaryRun struct {
-	in      Input
-	ro      *rampv1.Rollout
-	c       *rampv1.CanaryStrategy
-	s       rampv1.RolloutStatus // the status being built
-	out     Output
-	n       int32
-	steps   []rampv1.CanaryStep
-	aborted bool
-	stable  bool     // spec.template is the stable version: no steps to run
-	scaled  []string // ReplicaSets this pass scales, for one Event
+	base
+	c     *rampv1.CanaryStrategy
+	steps []rampv1.CanaryStep
 }
 
 // Canary plans one reconcile of a Rollout with the canary strategy (without
 // traffic routing): which step it is at, how big each ReplicaSet should be,
 // what the Services select, the status, the Events and when to look again.
 func Canary(in Input) Output {
-	r := &canaryRun{in: in, ro: in.Rollout, c: in.Rollout.Spec.Strategy.Canary, n: in.Rollout.Replicas()}
-	r.s = *r.ro.Status.DeepCopy()
+	r := &canaryRun{base: newBase(in), c: in.Rollout.Spec.Strategy.Canary}
 	r.steps = r.c.Steps
-	r.s.ObservedGeneration = strconv.FormatInt(r.ro.Generation, 10)
-	r.s.Selector = selectorString(r.ro)
+	r.s.Selector = selectorString(r.ro, "")
 	if in.Invalid != "" {
 		return r.invalid(in.Invalid)
 	}
@@ -58,20 +48,9 @@ func Canary(in Input) Output {
 	r.services()
 	r.restart(unavailable)
 	r.counts()
-	r.conditions(unavailable)
-	r.phase()
+	r.conditions(unavailable, r.healthy())
+	r.phase(r.healthy())
 	r.quiet()
-	r.out.Status = r.s
-	return r.out
-}
-
-func (r *canaryRun) invalid(msg string) Output {
-	setCondition(&r.s, rampv1.RolloutInvalidSpec, "True", rampv1.RolloutReasonInvalidSpec, msg, r.in.Now, false)
-	if prev := findCondition(&r.ro.Status, rampv1.RolloutInvalidSpec); prev == nil || prev.Message != msg {
-		r.out.warn(rampv1.RolloutReasonInvalidSpec, "%s", msg)
-	}
-	r.counts()
-	r.s.Phase, r.s.Message = rampv1.RolloutPhaseDegraded, "InvalidSpec: "+msg
 	r.out.Status = r.s
 	return r.out
 }
@@ -241,19 +220,6 @@ func (r *canaryRun) atTarget(target int32) bool {
 	return true
 }
 
-func (r *canaryRun) revision() int64 {
-	if r.in.New != nil {
-		return r.in.New.Revision
-	}
-	var max int64
-	for _, rs := range append(r.in.Others, derefRS(r.in.Stable)...) {
-		if rs.Revision > max {
-			max = rs.Revision
-		}
-	}
-	return max + 1
-}
-
 func describeStep(st rampv1.CanaryStep) string {
 	switch {
 	case st.SetWeight != nil:
@@ -268,11 +234,3 @@ func describeStep(st rampv1.CanaryStep) string {
 	return "step"
 }
 
-func derefRS(rs *ReplicaSet) []ReplicaSet {
-	if rs == nil {
-		return nil
-	}
-	return []ReplicaSet{*rs}
-}
-
-func ptrTo[T any](v T) *T { return &v }

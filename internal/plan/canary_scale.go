@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"strings"
-
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
@@ -63,37 +61,6 @@ func (r *canaryRun) scale(surge, unavailable int32) (canarySpec, stableSpec int3
 	return canarySpec, stableSpec, othersSpec
 }
 
-// occupied counts the pods the ReplicaSets have or are about to have.
-func (r *canaryRun) occupied() int32 {
-	var n int32
-	for _, rs := range append(append(derefRS(r.in.New), derefRS(r.in.Stable)...), r.in.Others...) {
-		n += max(rs.Spec, rs.Replicas)
-	}
-	return n
-}
-
-func (r *canaryRun) setScale(name string, from, to int32) {
-	if from == to {
-		return
-	}
-	if r.out.Scale == nil {
-		r.out.Scale = map[string]int32{}
-	}
-	r.out.Scale[name] = to
-	r.scaled = append(r.scaled, sprintf("ReplicaSet %s from %d to %d", name, from, to))
-}
-
-// scaleEvent records one ScalingReplicaSet Event for every ReplicaSet this
-// pass creates or scales (one API write instead of one per ReplicaSet).
-func (r *canaryRun) scaleEvent() {
-	if r.out.CreateNew {
-		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
-	}
-	if len(r.scaled) > 0 {
-		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
-	}
-}
-
 // complete promotes the new ReplicaSet to stable once every step is done and
 // it alone serves all replicas.
 func (r *canaryRun) complete(canarySpec, stableSpec int32, othersSpec []int32) {
@@ -125,15 +92,15 @@ func (r *canaryRun) services() {
 		stableAvailable, st = newAvailable, nw
 	}
 	if stableAvailable {
-		r.out.StableServiceHash = r.s.StableRS
+		r.out.selectHash(r.c.StableService, r.s.StableRS)
 	}
 	switch {
 	case r.aborted && stableAvailable:
-		r.out.CanaryServiceHash = r.s.StableRS
+		r.out.selectHash(r.c.CanaryService, r.s.StableRS)
 	case newAvailable:
-		r.out.CanaryServiceHash = r.in.NewHash
+		r.out.selectHash(r.c.CanaryService, r.in.NewHash)
 	case stableAvailable:
-		r.out.CanaryServiceHash = r.s.StableRS
+		r.out.selectHash(r.c.CanaryService, r.s.StableRS)
 	}
 }
 

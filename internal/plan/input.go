@@ -53,10 +53,9 @@ type Output struct {
 	// Scale maps ReplicaSet names to the .spec.replicas they should have
 	// (only entries that differ from the observed value).
 	Scale map[string]int32
-	// CanaryServiceHash and StableServiceHash are the pod-template hashes the
-	// canary and stable Services should select ("" = leave as they are).
-	CanaryServiceHash string
-	StableServiceHash string
+	// Services maps Service names to the pod-template hash each should
+	// select; Services not listed are left as they are.
+	Services map[string]string
 	// DeletePods is how many pods older than spec.restartAt may be deleted now.
 	DeletePods int32
 	Status     rampv1.RolloutStatus
@@ -64,6 +63,16 @@ type Output struct {
 	// RequeueAfter is when the plan must run again even if nothing changes
 	// (a timed pause, the progress deadline, a restart time); 0 = never.
 	RequeueAfter time.Duration
+}
+
+func (o *Output) selectHash(service, hash string) {
+	if service == "" || hash == "" {
+		return
+	}
+	if o.Services == nil {
+		o.Services = map[string]string{}
+	}
+	o.Services[service] = hash
 }
 
 func (o *Output) event(reason, format string, args ...any) {

@@ -18,7 +18,7 @@ const quietFor = 2 * time.Second
 // behind anything that decides (step, pause, phase, conditions), and a pass
 // one second after the last write flushes the counts, so the progress
 // deadline is measured from real progress (to within a second).
-func (r *canaryRun) quiet() {
+func (r *base) quiet() {
 	if r.settled() {
 		return
 	}
@@ -43,7 +43,7 @@ func (r *canaryRun) quiet() {
 }
 
 // settled reports whether every ReplicaSet runs exactly its spec, all available.
-func (r *canaryRun) settled() bool {
+func (r *base) settled() bool {
 	for _, rs := range append(append(derefRS(r.in.New), derefRS(r.in.Stable)...), r.in.Others...) {
 		if rs.Replicas != rs.Spec || rs.Available != rs.Spec || rs.Ready != rs.Spec {
 			return false

@@ -33,12 +33,10 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 			r.expect.wrote(rs.UID, rs.ResourceVersion, r.Clock.Now())
 		}
 	}
-	c := ro.Spec.Strategy.Canary
-	if err := r.pointService(ctx, ro.Namespace, c.StableService, out.StableServiceHash); err != nil {
-		return err
-	}
-	if err := r.pointService(ctx, ro.Namespace, c.CanaryService, out.CanaryServiceHash); err != nil {
-		return err
+	for name, hash := range out.Services {
+		if err := r.pointService(ctx, ro.Namespace, name, hash); err != nil {
+			return err
+		}
 	}
 	for _, p := range w.restart[:min(int(out.DeletePods), len(w.restart))] {
 		if err := r.Client.Delete(ctx, p, client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {

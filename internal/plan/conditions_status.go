@@ -10,51 +10,9 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// counts fills the replica counts (from the observed ReplicaSets), the
-// /scale fields and the traffic weights.
-func (r *canaryRun) counts() {
-	s := &r.s
-	s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas = 0, 0, 0, 0
-	all := append(derefRS(r.in.New), derefRS(r.in.Stable)...)
-	for _, rs := range append(all, r.in.Others...) {
-		s.Replicas += rs.Replicas
-		s.ReadyReplicas += rs.Ready
-		s.AvailableReplicas += rs.Available
-	}
-	if r.in.New != nil {
-		s.UpdatedReplicas = r.in.New.Replicas
-	}
-	s.HPAReplicas = s.Replicas
-	if r.s.CurrentStepIndex == nil || r.c == nil {
-		return
-	}
-	w := int32(0)
-	if !r.stable && !r.aborted {
-		w = weightAt(r.steps, *s.CurrentStepIndex)
-	}
-	if s.Canary.Weights == nil {
-		s.Canary.Weights = &rampv1.TrafficWeights{}
-	}
-	s.Canary.Weights.Canary = rampv1.WeightDestination{Weight: w, ServiceName: r.c.CanaryService, PodTemplateHash: r.in.NewHash}
-	s.Canary.Weights.Stable = rampv1.WeightDestination{Weight: 100 - w, ServiceName: r.c.StableService, PodTemplateHash: s.StableRS}
-}
-
-func (r *canaryRun) healthy() bool {
-	nw := r.in.New
-	if !r.stable || nw == nil || nw.Available < r.n || nw.Replicas != r.n || r.in.Stable != nil {
-		return false
-	}
-	for _, o := range r.in.Others {
-		if o.Replicas != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // conditions sets Available, Progressing (with the progress deadline),
 // Paused, Completed and Healthy.
-func (r *canaryRun) conditions(unavailable int32) {
+func (r *base) conditions(unavailable int32, healthy bool) {
 	s, now := &r.s, r.in.Now
 	if s.AvailableReplicas >= r.n-unavailable {
 		setCondition(s, rampv1.RolloutAvailable, corev1.ConditionTrue, rampv1.RolloutReasonAvailable, rampv1.RolloutMessageAvailable, now, false)
@@ -67,7 +25,6 @@ func (r *canaryRun) conditions(unavailable int32) {
 	} else if findCondition(s, rampv1.RolloutPaused) != nil {
 		setCondition(s, rampv1.RolloutPaused, corev1.ConditionFalse, rampv1.RolloutReasonResumed, rampv1.RolloutMessageResumed, now, false)
 	}
-	healthy := r.healthy()
 	rev := r.revision()
 	if healthy {
 		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionTrue, rampv1.RolloutReasonCompleted, "Rollout completed", now, false)
@@ -100,7 +57,7 @@ func (r *canaryRun) conditions(unavailable int32) {
 // declares ProgressDeadlineExceeded after progressDeadlineSeconds without
 // movement. Paused time does not count: pausing replaces the condition, and
 // resuming starts a fresh window.
-func (r *canaryRun) progressDeadline(rsName string) {
+func (r *base) progressDeadline(rsName string) {
 	s, old, now := &r.s, &r.ro.Status, r.in.Now
 	prev := findCondition(old, rampv1.RolloutProgressing)
 	moved := prev == nil || prev.Reason != rampv1.RolloutReasonReplicaSetUpdated ||
@@ -130,7 +87,7 @@ func (r *canaryRun) progressDeadline(rsName string) {
 }
 
 // phase derives status.phase and status.message, as Argo CD reads them.
-func (r *canaryRun) phase() {
+func (r *base) phase(healthy bool) {
 	s := &r.s
 	prog := findCondition(s, rampv1.RolloutProgressing)
 	switch {
@@ -142,14 +99,14 @@ func (r *canaryRun) phase() {
 		s.Phase, s.Message = rampv1.RolloutPhasePaused, "manually paused"
 	case len(s.PauseConditions) > 0:
 		s.Phase, s.Message = rampv1.RolloutPhasePaused, string(s.PauseConditions[0].Reason)
-	case !r.healthy():
+	case !healthy:
 		s.Phase, s.Message = rampv1.RolloutPhaseProgressing, r.progressMessage()
 	default:
 		s.Phase, s.Message = rampv1.RolloutPhaseHealthy, ""
 	}
 }
 
-func (r *canaryRun) progressMessage() string {
+func (r *base) progressMessage() string {
 	s := &r.s
 	switch {
 	case s.UpdatedReplicas < r.n && !r.stable:
@@ -162,11 +119,20 @@ func (r *canaryRun) progressMessage() string {
 	return "waiting for rollout to finish steps"
 }
 
-func selectorString(ro *rampv1.Rollout) string {
+// selectorString is spec.selector as a string, narrowed to a pod-template
+// hash when hash is set (blue-green reports the active selector).
+func selectorString(ro *rampv1.Rollout, hash string) string {
 	if ro.Spec.Selector == nil {
 		return ""
 	}
-	sel, err := metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	ls := ro.Spec.Selector.DeepCopy()
+	if hash != "" {
+		if ls.MatchLabels == nil {
+			ls.MatchLabels = map[string]string{}
+		}
+		ls.MatchLabels[rampv1.DefaultRolloutUniqueLabelKey] = hash
+	}
+	sel, err := metav1.LabelSelectorAsSelector(ls)
 	if err != nil {
 		return ""
 	}

@@ -1,0 +1,112 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// base is what every strategy's planning pass shares: the input, the status
+// being built, the output, and the conditions/phase logic.
+type base struct {
+	in      Input
+	ro      *rampv1.Rollout
+	s       rampv1.RolloutStatus // the status being built
+	out     Output
+	n       int32
+	aborted bool
+	stable  bool     // spec.template is the stable version
+	scaled  []string // ReplicaSets this pass scales, for one Event
+}
+
+func newBase(in Input) base {
+	b := base{in: in, ro: in.Rollout, n: in.Rollout.Replicas()}
+	b.s = *b.ro.Status.DeepCopy()
+	b.s.ObservedGeneration = strconv.FormatInt(b.ro.Generation, 10)
+	return b
+}
+
+// counts fills the replica counts from the observed ReplicaSets.
+func (r *base) counts() {
+	s := &r.s
+	s.Replicas, s.UpdatedReplicas, s.ReadyReplicas, s.AvailableReplicas = 0, 0, 0, 0
+	for _, rs := range r.all() {
+		s.Replicas += rs.Replicas
+		s.ReadyReplicas += rs.Ready
+		s.AvailableReplicas += rs.Available
+	}
+	if r.in.New != nil {
+		s.UpdatedReplicas = r.in.New.Replicas
+	}
+}
+
+func (r *base) all() []ReplicaSet {
+	return append(append(derefRS(r.in.New), derefRS(r.in.Stable)...), r.in.Others...)
+}
+
+func (r *base) invalid(msg string) Output {
+	setCondition(&r.s, rampv1.RolloutInvalidSpec, "True", rampv1.RolloutReasonInvalidSpec, msg, r.in.Now, false)
+	if prev := findCondition(&r.ro.Status, rampv1.RolloutInvalidSpec); prev == nil || prev.Message != msg {
+		r.out.warn(rampv1.RolloutReasonInvalidSpec, "%s", msg)
+	}
+	r.counts()
+	r.s.Phase, r.s.Message = rampv1.RolloutPhaseDegraded, "InvalidSpec: "+msg
+	r.out.Status = r.s
+	return r.out
+}
+
+func (r *base) revision() int64 {
+	if r.in.New != nil {
+		return r.in.New.Revision
+	}
+	var max int64
+	for _, rs := range append(r.in.Others, derefRS(r.in.Stable)...) {
+		if rs.Revision > max {
+			max = rs.Revision
+		}
+	}
+	return max + 1
+}
+
+// occupied counts the pods the ReplicaSets have or are about to have.
+func (r *base) occupied() int32 {
+	var n int32
+	for _, rs := range append(append(derefRS(r.in.New), derefRS(r.in.Stable)...), r.in.Others...) {
+		n += max(rs.Spec, rs.Replicas)
+	}
+	return n
+}
+
+func (r *base) setScale(name string, from, to int32) {
+	if from == to {
+		return
+	}
+	if r.out.Scale == nil {
+		r.out.Scale = map[string]int32{}
+	}
+	r.out.Scale[name] = to
+	r.scaled = append(r.scaled, sprintf("ReplicaSet %s from %d to %d", name, from, to))
+}
+
+// scaleEvent records one ScalingReplicaSet Event for every ReplicaSet this
+// pass creates or scales (one API write instead of one per ReplicaSet).
+func (r *base) scaleEvent() {
+	if r.out.CreateNew {
+		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
+	}
+	if len(r.scaled) > 0 {
+		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
+	}
+}
+
+
+func derefRS(rs *ReplicaSet) []ReplicaSet {
+	if rs == nil {
+		return nil
+	}
+	return []ReplicaSet{*rs}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
