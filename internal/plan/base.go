@@ -100,7 +100,6 @@ func (r *base) scaleEvent() {
 	}
 }
 
-
 func derefRS(rs *ReplicaSet) []ReplicaSet {
 	if rs == nil {
 		return nil
@@ -109,4 +108,3 @@ func derefRS(rs *ReplicaSet) []ReplicaSet {
 }
 
 func ptrTo[T any](v T) *T { return &v }
-

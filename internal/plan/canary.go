@@ -233,4 +233,3 @@ func describeStep(st rampv1.CanaryStep) string {
 	}
 	return "step"
 }
-

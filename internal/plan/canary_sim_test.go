@@ -24,6 +24,7 @@ type sim struct {
 	log  []string
 	last string
 	rev  int64
+	plan func(Input) Output
 }
 
 func newSim(t *testing.T, replicas int32, steps ...rampv1.CanaryStep) *sim {
@@ -31,14 +32,14 @@ func newSim(t *testing.T, replicas int32, steps ...rampv1.CanaryStep) *sim {
 	ro.Spec.Replicas = &replicas
 	ro.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	ro.Spec.Strategy.Canary = &rampv1.CanaryStrategy{Steps: steps}
-	return &sim{t: t, ro: ro, rs: map[string]*ReplicaSet{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	return &sim{t: t, ro: ro, rs: map[string]*ReplicaSet{}, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), plan: Canary}
 }
 
 // run plans until nothing changes and no requeue is pending within limit.
 func (s *sim) run(hash string, limit time.Duration) {
 	end := s.now.Add(limit)
 	for i := 0; i < 500 && !s.now.After(end); i++ {
-		out := Canary(s.input(hash))
+		out := s.plan(s.input(hash))
 		changed := s.apply(hash, out)
 		s.record()
 		if changed {
@@ -85,6 +86,14 @@ func (s *sim) apply(hash string, out Output) bool {
 			}
 		}
 	}
+	for name, at := range out.ScaleDownAt {
+		for _, rs := range s.rs {
+			if rs.Name == name {
+				rs.ScaleDownAt = at
+				changed = true
+			}
+		}
+	}
 	for _, e := range out.Events {
 		if e.Reason != rampv1.RolloutReasonScalingReplicaSet {
 			s.log = append(s.log, fmt.Sprintf("%6.2fs event %s", s.elapsed(), e.Reason))
@@ -113,7 +122,14 @@ func (s *sim) record() {
 		}
 	}
 	st := s.ro.Status
-	line := fmt.Sprintf("%s step=%d phase=%s stable=%s", strings.Join(parts, " "), *st.CurrentStepIndex, st.Phase, st.StableRS)
+	step := "-"
+	if st.CurrentStepIndex != nil {
+		step = fmt.Sprint(*st.CurrentStepIndex)
+	}
+	line := fmt.Sprintf("%s step=%s phase=%s stable=%s", strings.Join(parts, " "), step, st.Phase, st.StableRS)
+	if bg := st.BlueGreen; bg.ActiveSelector != "" {
+		line += fmt.Sprintf(" active=%s preview=%s", bg.ActiveSelector, bg.PreviewSelector)
+	}
 	if line != s.last {
 		s.log = append(s.log, fmt.Sprintf("%6.2fs %s", s.elapsed(), line))
 		s.last = line

@@ -36,4 +36,3 @@ func (r *canaryRun) healthy() bool {
 	}
 	return true
 }
-

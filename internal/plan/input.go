@@ -15,6 +15,9 @@ type ReplicaSet struct {
 	Replicas  int32 // .status.replicas
 	Ready     int32
 	Available int32
+	// ScaleDownAt is the deadline recorded in the ReplicaSet's
+	// scale-down-deadline annotation, if any.
+	ScaleDownAt *time.Time
 }
 
 // Input is the world as the reconciler read it from the informer cache.
@@ -56,6 +59,9 @@ type Output struct {
 	// Services maps Service names to the pod-template hash each should
 	// select; Services not listed are left as they are.
 	Services map[string]string
+	// ScaleDownAt sets (non-nil) or clears (nil) a ReplicaSet's
+	// scale-down-deadline annotation, by ReplicaSet name.
+	ScaleDownAt map[string]*time.Time
 	// DeletePods is how many pods older than spec.restartAt may be deleted now.
 	DeletePods int32
 	Status     rampv1.RolloutStatus

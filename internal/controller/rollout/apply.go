@@ -2,8 +2,12 @@ package rollout
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -24,14 +28,16 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		}
 		r.expect.createdRS(ro.UID, rsName(ro, w.hash), r.Clock.Now())
 	}
-	for name, n := range out.Scale {
+	for _, name := range changedReplicaSets(out) {
 		rs := w.byName(name)
-		if err := r.scaleReplicaSet(ctx, ro.Namespace, name, n); err != nil {
+		if rs == nil {
+			continue
+		}
+		rv := rs.ResourceVersion // Patch updates rs in place
+		if err := r.patchReplicaSet(ctx, rs, out); err != nil {
 			return err
 		}
-		if rs != nil {
-			r.expect.wrote(rs.UID, rs.ResourceVersion, r.Clock.Now())
-		}
+		r.expect.wrote(rs.UID, rv, r.Clock.Now())
 	}
 	for name, hash := range out.Services {
 		if err := r.pointService(ctx, ro.Namespace, name, hash); err != nil {
@@ -45,6 +51,45 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		r.deleted.Store(p.UID, r.Clock.Now())
 	}
 	return r.cleanupHistory(ctx, ro, w)
+}
+
+// changedReplicaSets lists the ReplicaSets the plan scales or annotates.
+func changedReplicaSets(out plan.Output) []string {
+	seen := map[string]bool{}
+	var names []string
+	for name := range out.Scale {
+		seen[name], names = true, append(names, name)
+	}
+	for name := range out.ScaleDownAt {
+		if !seen[name] {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// patchReplicaSet writes a ReplicaSet's new size and scale-down deadline in
+// one merge patch.
+func (r *Reconciler) patchReplicaSet(ctx context.Context, rs *appsv1.ReplicaSet, out plan.Output) error {
+	body := map[string]any{}
+	if n, ok := out.Scale[rs.Name]; ok {
+		body["spec"] = map[string]any{"replicas": n}
+	}
+	if at, ok := out.ScaleDownAt[rs.Name]; ok {
+		var v any // nil removes the annotation
+		if at != nil {
+			v = at.UTC().Format(time.RFC3339)
+		}
+		body["metadata"] = map[string]any{"annotations": map[string]any{ScaleDownDeadlineAnnotation: v}}
+	}
+	patch, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	if err := r.Client.Patch(ctx, rs, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		return fmt.Errorf("patch ReplicaSet %s: %w", rs.Name, err)
+	}
+	return nil
 }
 
 // pointService makes the Service select pods of the given hash.

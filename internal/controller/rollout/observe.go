@@ -26,6 +26,10 @@ const HashLabel = rampv1.DefaultRolloutUniqueLabelKey
 // RevisionAnnotation numbers the revisions of a Rollout on its ReplicaSets.
 const RevisionAnnotation = "rollout.argoproj.io/revision"
 
+// ScaleDownDeadlineAnnotation records when a ReplicaSet waiting for its
+// scale-down delay goes to 0, so a controller restart keeps the deadline.
+const ScaleDownDeadlineAnnotation = "argo-rollouts.argoproj.io/scale-down-deadline"
+
 // world is what one reconcile read from the cache.
 type world struct {
 	hash      string
@@ -117,22 +121,37 @@ func validateTemplate(ro *rampv1.Rollout) string {
 	return ""
 }
 
-// validateRefs reports steps this controller cannot run and missing Services.
+// validateRefs reports steps and hooks this controller cannot run, and
+// Services that are missing or whose selector cannot select the pods.
 func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) string {
 	if msg := plan.ValidateSteps(ro); msg != "" {
 		return msg
 	}
-	c := ro.Spec.Strategy.Canary
-	for _, ref := range []struct{ field, name string }{
-		{"spec.strategy.canary.canaryService", c.CanaryService},
-		{"spec.strategy.canary.stableService", c.StableService},
-	} {
+	type ref struct{ field, name string }
+	var refs []ref
+	if c := ro.Spec.Strategy.Canary; c != nil {
+		refs = []ref{{"spec.strategy.canary.canaryService", c.CanaryService}, {"spec.strategy.canary.stableService", c.StableService}}
+	}
+	if b := ro.Spec.Strategy.BlueGreen; b != nil {
+		if b.PrePromotionAnalysis != nil || b.PostPromotionAnalysis != nil {
+			return "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp"
+		}
+		refs = []ref{{"spec.strategy.blueGreen.activeService", b.ActiveService}, {"spec.strategy.blueGreen.previewService", b.PreviewService}}
+	}
+	for _, ref := range refs {
 		if ref.name == "" {
 			continue
 		}
-		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.name}, &corev1.Service{})
+		var svc corev1.Service
+		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.name}, &svc)
 		if apierrors.IsNotFound(err) {
 			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.field, ref.name, ro.Namespace)
+		}
+		for k, v := range svc.Spec.Selector {
+			if k != HashLabel && ro.Spec.Template.Labels[k] != v {
+				return fmt.Sprintf("%s: Service %q selects %s=%s, which the Rollout's pods (spec.template.metadata.labels) do not carry",
+					ref.field, ref.name, k, v)
+			}
 		}
 	}
 	return ""
@@ -197,8 +216,12 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 	if rs.Spec.Replicas != nil {
 		spec = *rs.Spec.Replicas
 	}
-	return &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Spec: spec,
+	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Spec: spec,
 		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
+	if at, err := time.Parse(time.RFC3339, rs.Annotations[ScaleDownDeadlineAnnotation]); err == nil {
+		out.ScaleDownAt = &at
+	}
+	return out
 }
 
 func revisionOf(rs *appsv1.ReplicaSet) int64 {

@@ -51,9 +51,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, ro); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if ro.DeletionTimestamp != nil || ro.Spec.Strategy.Canary == nil {
+	if ro.DeletionTimestamp != nil {
 		r.expect.forget(ro.UID)
-		return ctrl.Result{}, nil // blue-green is handled by its own strategy (later work)
+		return ctrl.Result{}, nil
 	}
 	now := r.Clock.Now()
 	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
@@ -69,7 +69,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if w.collision {
 		return ctrl.Result{}, r.bumpCollisionCount(ctx, ro) // the status update triggers the next pass
 	}
-	out := plan.Canary(w.input(ro, now))
+	strategy := plan.Canary
+	if ro.Spec.Strategy.BlueGreen != nil {
+		strategy = plan.BlueGreen
+	}
+	out := strategy(w.input(ro, now))
 	if err := r.apply(ctx, ro, w, out); err != nil {
 		return ctrl.Result{}, err
 	}

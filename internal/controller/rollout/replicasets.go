@@ -12,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -107,15 +106,6 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 		return nil // the namespace is going away with the Rollout
 	}
 	return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
-}
-
-func (r *Reconciler) scaleReplicaSet(ctx context.Context, ns, name string, replicas int32) error {
-	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	patch := []byte(fmt.Sprintf(`{"spec":{"replicas":%d}}`, replicas))
-	if err := r.Client.Patch(ctx, rs, client.RawPatch(types.MergePatchType, patch)); err != nil {
-		return fmt.Errorf("scale ReplicaSet %s to %d: %w", name, replicas, err)
-	}
-	return nil
 }
 
 // cleanupHistory deletes scaled-down old ReplicaSets beyond revisionHistoryLimit.

@@ -1,0 +1,234 @@
+package plan
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// blueGreenRun carries one planning pass of a blue-green Rollout.
+type blueGreenRun struct {
+	base
+	b *rampv1.BlueGreenStrategy
+}
+
+// BlueGreen plans one reconcile of a Rollout with the blue-green strategy:
+// the new ReplicaSet comes up behind the preview Service (at
+// previewReplicaCount if set), the Rollout pauses if promotion is manual or
+// timed, the new ReplicaSet is brought to full size and must be fully
+// available before the active Service switches to it, and the previous one
+// is scaled down scaleDownDelaySeconds later (the deadline is kept on the
+// ReplicaSet so a restart keeps it).
+func BlueGreen(in Input) Output {
+	r := &blueGreenRun{base: newBase(in), b: in.Rollout.Spec.Strategy.BlueGreen}
+	r.s.CurrentStepIndex, r.s.CurrentStepHash = nil, ""
+	if in.Invalid != "" {
+		r.s.Selector = selectorString(r.ro, r.s.BlueGreen.ActiveSelector)
+		return r.invalid(in.Invalid)
+	}
+	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
+	r.trackRevision()
+	r.userActions()
+	if !r.aborted && !r.stable && !r.ro.Spec.Paused {
+		r.promotionGate()
+	}
+	r.scale()
+	r.switchActive()
+	r.services()
+	r.scaleEvent()
+	r.counts()
+	r.conditions(0, r.healthy())
+	r.phase(r.healthy())
+	r.quiet()
+	r.out.Status = r.s
+	return r.out
+}
+
+// trackRevision notices a new pod template: the first one is stable (and
+// active) at once; a later one restarts the promotion flow.
+func (r *blueGreenRun) trackRevision() {
+	s := &r.s
+	if s.CurrentPodHash != r.in.NewHash {
+		first := s.StableRS == ""
+		s.CurrentPodHash = r.in.NewHash
+		s.PauseConditions, s.ControllerPause, s.Abort, s.AbortedAt, s.PromoteFull = nil, false, false, nil, false
+		s.BlueGreen.ScaleUpPreviewCheckPoint = false
+		if first {
+			s.StableRS = r.in.NewHash
+		} else {
+			r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
+		}
+	}
+	r.stable = s.StableRS == r.in.NewHash
+	if s.BlueGreen.ActiveSelector == "" {
+		s.BlueGreen.ActiveSelector = s.StableRS
+	}
+}
+
+// userActions applies abort, retry and promote --full.
+func (r *blueGreenRun) userActions() {
+	s := &r.s
+	if r.stable {
+		s.Abort, s.AbortedAt, s.PromoteFull = false, nil, false
+		return
+	}
+	switch {
+	case s.Abort:
+		r.aborted = true
+		if s.AbortedAt == nil {
+			s.AbortedAt = &metav1.Time{Time: r.in.Now}
+			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
+		}
+		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
+		s.BlueGreen.ScaleUpPreviewCheckPoint = false
+	case s.AbortedAt != nil:
+		s.AbortedAt = nil
+		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
+	}
+	if s.PromoteFull && !r.aborted {
+		s.PauseConditions, s.ControllerPause = nil, false
+		s.BlueGreen.ScaleUpPreviewCheckPoint = true
+	}
+}
+
+// previewSize is how many pods the new ReplicaSet runs before promotion.
+func (r *blueGreenRun) previewSize() int32 {
+	if p := r.b.PreviewReplicaCount; p != nil && !r.stable && !r.s.BlueGreen.ScaleUpPreviewCheckPoint {
+		return min(max(*p, 0), r.n)
+	}
+	return r.n
+}
+
+// promotionGate decides whether promotion may start: once the preview is
+// fully available, pause (manual promotion, or autoPromotionSeconds) or go
+// on at once. status.blueGreen.scaleUpPreviewCheckPoint records the decision.
+func (r *blueGreenRun) promotionGate() {
+	s, nw := &r.s, r.in.New
+	if s.BlueGreen.ScaleUpPreviewCheckPoint || nw == nil || nw.Spec != r.previewSize() || nw.Available < r.previewSize() {
+		return
+	}
+	manual := !r.b.AutoPromotionEnabledOrDefault() || r.b.AutoPromotionSeconds > 0
+	cond := findPause(s, rampv1.PauseReasonBlueGreenPause)
+	switch {
+	case !manual:
+	case cond == nil && s.ControllerPause: // paused by us, condition cleared by the user: promote
+		s.ControllerPause = false
+		r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+	case cond == nil:
+		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
+			Reason: rampv1.PauseReasonBlueGreenPause, StartTime: metav1.Time{Time: r.in.Now}})
+		s.ControllerPause = true
+		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonBlueGreenPause)
+		if r.b.AutoPromotionSeconds > 0 {
+			r.out.requeue(time.Duration(r.b.AutoPromotionSeconds)*time.Second + pauseStartSlack + time.Second)
+		}
+		return
+	case r.b.AutoPromotionSeconds > 0:
+		// startTime has second resolution: count from the next whole second.
+		at := cond.StartTime.Add(time.Second + time.Duration(r.b.AutoPromotionSeconds)*time.Second)
+		if r.in.Now.Before(at) {
+			r.out.requeue(at.Sub(r.in.Now))
+			return
+		}
+		s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonBlueGreenPause)
+		s.ControllerPause = len(s.PauseConditions) > 0
+		r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+	default:
+		return // waiting for promote
+	}
+	s.BlueGreen.ScaleUpPreviewCheckPoint = true
+}
+
+// scale sizes the ReplicaSets: the active one full, the new one at its
+// preview or full size (to 0 after abortScaleDownDelaySeconds on abort),
+// older ones to 0 once their scale-down deadline passed.
+func (r *blueGreenRun) scale() {
+	if r.ro.Spec.Paused {
+		return
+	}
+	nw, now := r.in.New, r.in.Now
+	newSize := r.previewSize()
+	if r.aborted {
+		newSize = r.delayedZero(nw, r.ro.AbortScaleDownDelaySeconds())
+	}
+	if nw == nil {
+		if !r.aborted {
+			r.out.CreateNew, r.out.NewReplicas = true, newSize
+		}
+	} else {
+		r.setScale(nw.Name, nw.Spec, newSize)
+		if !r.aborted && nw.ScaleDownAt != nil {
+			r.clearDeadline(nw.Name) // retried, or back to this revision
+		}
+	}
+	active := r.s.BlueGreen.ActiveSelector
+	waiting := 0
+	for _, rs := range append(derefRS(r.in.Stable), r.in.Others...) {
+		switch {
+		case rs.Hash == active:
+			r.setScale(rs.Name, rs.Spec, r.n)
+			if rs.ScaleDownAt != nil {
+				r.clearDeadline(rs.Name)
+			}
+		case rs.Spec == 0:
+		case rs.ScaleDownAt == nil && waiting < r.revisionLimit():
+			waiting++
+			r.setDeadline(rs.Name, now.Add(time.Duration(r.ro.ScaleDownDelaySeconds())*time.Second))
+		case rs.ScaleDownAt != nil && now.Before(*rs.ScaleDownAt) && waiting < r.revisionLimit():
+			waiting++
+			r.out.requeue(rs.ScaleDownAt.Sub(now))
+		default:
+			r.setScale(rs.Name, rs.Spec, 0)
+			if rs.ScaleDownAt != nil {
+				r.clearDeadline(rs.Name)
+			}
+		}
+	}
+}
+
+// delayedZero keeps the ReplicaSet's size until a recorded deadline (set now
+// if missing), then returns 0.
+func (r *blueGreenRun) delayedZero(rs *ReplicaSet, delaySeconds int32) int32 {
+	if rs == nil {
+		return 0
+	}
+	if rs.ScaleDownAt == nil {
+		if delaySeconds <= 0 {
+			return 0
+		}
+		at := r.in.Now.Add(time.Duration(delaySeconds) * time.Second)
+		r.setDeadline(rs.Name, at)
+		r.out.requeue(at.Sub(r.in.Now))
+		return rs.Spec
+	}
+	if r.in.Now.Before(*rs.ScaleDownAt) {
+		r.out.requeue(rs.ScaleDownAt.Sub(r.in.Now))
+		return rs.Spec
+	}
+	return 0
+}
+
+func (r *blueGreenRun) revisionLimit() int {
+	if l := r.b.ScaleDownDelayRevisionLimit; l != nil {
+		return int(*l)
+	}
+	return 1 << 30
+}
+
+func (r *blueGreenRun) setDeadline(name string, at time.Time) {
+	if r.out.ScaleDownAt == nil {
+		r.out.ScaleDownAt = map[string]*time.Time{}
+	}
+	at = at.Truncate(time.Second).Add(time.Second) // annotations have second resolution: never early
+	r.out.ScaleDownAt[name] = &at
+	r.out.requeue(at.Sub(r.in.Now))
+}
+
+func (r *blueGreenRun) clearDeadline(name string) {
+	if r.out.ScaleDownAt == nil {
+		r.out.ScaleDownAt = map[string]*time.Time{}
+	}
+	r.out.ScaleDownAt[name] = nil
+}

@@ -1,0 +1,75 @@
+package plan
+
+import (
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// switchActive points the active Service at the new ReplicaSet once
+// promotion was decided and it is fully available at full size: live traffic
+// never moves to an under-sized ReplicaSet. The new ReplicaSet then is stable.
+func (r *blueGreenRun) switchActive() {
+	s, nw := &r.s, r.in.New
+	if r.stable || r.aborted || r.ro.Spec.Paused || !s.BlueGreen.ScaleUpPreviewCheckPoint {
+		return
+	}
+	if nw == nil || nw.Spec != r.n || nw.Available < r.n {
+		return
+	}
+	old := s.BlueGreen.ActiveSelector
+	s.BlueGreen.ActiveSelector, s.StableRS, s.PromoteFull = r.in.NewHash, r.in.NewHash, false
+	s.BlueGreen.ScaleUpPreviewCheckPoint = false
+	r.stable = true
+	r.out.event("SwitchService", "Switched active Service %s from %s to %s", r.b.ActiveService, old, r.in.NewHash)
+	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, nw.Revision, r.in.NewHash, "Rollout is healthy")
+}
+
+// services points the active Service at the active hash (on the very first
+// revision, as soon as its pods exist) and the preview Service at the new
+// ReplicaSet once it is available at its preview size (back to the active
+// one after promotion or on abort).
+func (r *blueGreenRun) services() {
+	s, nw := &r.s, r.in.New
+	activeRS := r.byHash(s.BlueGreen.ActiveSelector)
+	if activeRS != nil && activeRS.Available > 0 {
+		r.out.selectHash(r.b.ActiveService, s.BlueGreen.ActiveSelector)
+	}
+	preview := s.BlueGreen.PreviewSelector
+	switch {
+	case r.stable || r.aborted:
+		preview = s.BlueGreen.ActiveSelector
+	case nw != nil && nw.Available >= r.previewSize() && nw.Available > 0:
+		preview = r.in.NewHash
+	}
+	if preview != "" && r.byHash(preview) != nil && r.byHash(preview).Available > 0 {
+		s.BlueGreen.PreviewSelector = preview
+		r.out.selectHash(r.b.PreviewService, preview)
+	}
+}
+
+func (r *blueGreenRun) byHash(h string) *ReplicaSet {
+	for _, rs := range r.all() {
+		if rs.Hash == h {
+			rs := rs
+			return &rs
+		}
+	}
+	return nil
+}
+
+// counts adds the /scale view: the active ReplicaSet's pods and selector.
+func (r *blueGreenRun) counts() {
+	r.base.counts()
+	r.s.HPAReplicas = 0
+	if rs := r.byHash(r.s.BlueGreen.ActiveSelector); rs != nil {
+		r.s.HPAReplicas = rs.Replicas
+	}
+	r.s.Selector = selectorString(r.ro, r.s.BlueGreen.ActiveSelector)
+}
+
+// healthy: the new ReplicaSet is stable, active and fully available; older
+// ReplicaSets waiting for their scale-down delay do not make it unhealthy.
+func (r *blueGreenRun) healthy() bool {
+	nw := r.in.New
+	return r.stable && nw != nil && r.s.BlueGreen.ActiveSelector == r.in.NewHash &&
+		nw.Available >= r.n && nw.Replicas == r.n
+}
