@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ramp-rollouts/ramp/internal/cli"
 )
 
-func TestRun(t *testing.T) {
+func TestMain_Version(t *testing.T) {
 	for _, tc := range []struct {
 		args     []string
 		code     int
@@ -15,12 +17,11 @@ func TestRun(t *testing.T) {
 	}{
 		{[]string{"/bin/ramp", "version"}, 0, "ramp ", ""},
 		{[]string{"/x/kubectl-ramp", "version"}, 0, "kubectl ramp ", ""},
-		{[]string{"ramp"}, 2, "", "usage: ramp"},
-		{[]string{"ramp", "frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{[]string{"ramp", "frobnicate"}, 1, "", `unknown command "frobnicate"`},
 	} {
 		var out, errb bytes.Buffer
-		if code := run(tc.args, &out, &errb); code != tc.code {
-			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.code)
+		if code := cli.Main(tc.args, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errb}); code != tc.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, errb.String())
 		}
 		if !strings.Contains(out.String(), tc.inStdout) || !strings.Contains(errb.String(), tc.inStderr) {
 			t.Errorf("%v: stdout %q stderr %q", tc.args, out.String(), errb.String())
