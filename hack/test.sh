@@ -27,6 +27,7 @@ go build -o bin/ramp ./cmd/ramp
 RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
 RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
+RAMP_CLI_BIN=$PWD/bin/ramp \
   go test -tags e2e -count=1 -parallel 8 -timeout 20m ./test/e2e/... "$@"
 
 echo "== benchmarks (figures, not assertions)" >&2
