@@ -78,7 +78,8 @@ func newPromote(e *env) *cobra.Command {
 func promote(ctx context.Context, t *target, full bool) error {
 	ro := t.ro
 	s := ro.Status
-	if ro.Spec.Paused {
+	wasPaused := ro.Spec.Paused // the patch below updates ro in place
+	if wasPaused {
 		if err := t.patch(ctx, types.MergePatchType, patchUnpause, false); err != nil {
 			return err
 		}
@@ -96,7 +97,7 @@ func promote(ctx context.Context, t *target, full bool) error {
 		body, _ := json.Marshal(map[string]any{"status": map[string]any{"pauseConditions": nil, "currentStepIndex": *s.CurrentStepIndex + 1}})
 		return t.patch(ctx, types.MergePatchType, string(body), true)
 	}
-	if ro.Spec.Paused {
+	if wasPaused {
 		return nil // unpausing was the promotion
 	}
 	return fmt.Errorf("rollout %q is not paused and has no step to skip: nothing to promote (phase %s)", t.ns+"/"+ro.Name, phaseOf(ro))

@@ -6,11 +6,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // ramp runs the real CLI binary against the local control plane and returns
@@ -121,4 +124,40 @@ func TestCLIStatusExitCodes(t *testing.T) {
 	}
 	mustRamp(t, ns, "retry", name)
 	waitRollout(t, ns, name, 60*time.Second, "paused again after retry", pausedAt(1))
+	mustRamp(t, ns, "promote", "--full", name)
+	if out, code := ramp(t, ns, "status", name, "--timeout", "90s"); code != 0 {
+		t.Errorf("after promote --full: exit %d\n%s", code, out)
+	}
+}
+
+// TestCLIUndoPauseRestart: undo back to the stable revision finishes at
+// once; pause holds the rollout until promote; restart replaces every pod.
+func TestCLIUndoPauseRestart(t *testing.T) {
+	t.Parallel()
+	const name = "undo"
+	ns := namespace(t, "cli-undo")
+	apply(t, ns, rolloutYAML{name: name, replicas: 2, canary: "steps:\n- setWeight: 50\n- pause: {}\n"}.String())
+	stable := waitHealthy(t, ns, name, "", 2).Status.CurrentPodHash
+	mustRamp(t, ns, "set", "image", name, "app=registry.example/app:v2")
+	waitRollout(t, ns, name, 60*time.Second, "paused", pausedAt(1))
+	mustRamp(t, ns, "undo", name)
+	waitHealthy(t, ns, name, stable, 2)
+
+	mustRamp(t, ns, "pause", name)
+	waitRollout(t, ns, name, 30*time.Second, "manually paused", func(ro *rampv1.Rollout) error {
+		if ro.Status.Phase != rampv1.RolloutPhasePaused || !ro.Spec.Paused {
+			return fmt.Errorf("phase %q paused %v", ro.Status.Phase, ro.Spec.Paused)
+		}
+		return nil
+	})
+	mustRamp(t, ns, "promote", name)
+	waitHealthy(t, ns, name, stable, 2)
+
+	mustRamp(t, ns, "restart", name)
+	waitRollout(t, ns, name, 90*time.Second, "restarted", func(ro *rampv1.Rollout) error {
+		if ro.Status.RestartedAt == nil || ro.Spec.RestartAt == nil || ro.Status.RestartedAt.Before(ro.Spec.RestartAt) {
+			return fmt.Errorf("restartAt %v restartedAt %v", ro.Spec.RestartAt, ro.Status.RestartedAt)
+		}
+		return nil
+	})
 }
