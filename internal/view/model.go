@@ -14,11 +14,11 @@ type RolloutView struct {
 	SetWeight *int32 `json:"setWeight,omitempty"`
 	// ActualWeight is the weight set on the traffic router, or without one
 	// the canary's share of the available pods (canary only).
-	ActualWeight *int32        `json:"actualWeight,omitempty"`
-	Images       []Image       `json:"images,omitempty"`
-	Replicas     Replicas      `json:"replicas"`
-	Age          string        `json:"age,omitempty"`
-	Revisions    []Revision    `json:"revisions,omitempty"`
+	ActualWeight *int32     `json:"actualWeight,omitempty"`
+	Images       []Image    `json:"images,omitempty"`
+	Replicas     Replicas   `json:"replicas"`
+	Age          string     `json:"age,omitempty"`
+	Revisions    []Revision `json:"revisions,omitempty"`
 	// AnalysisRuns are the runs that belong to no known revision.
 	AnalysisRuns []AnalysisRun `json:"analysisRuns,omitempty"`
 }

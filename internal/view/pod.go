@@ -56,9 +56,10 @@ func podStatus(p *corev1.Pod) Status {
 	}
 	initializing := false
 	for _, c := range p.Status.InitContainerStatuses {
-		switch {
-		case c.State.Terminated != nil && c.State.Terminated.ExitCode == 0:
+		if c.State.Terminated != nil && c.State.Terminated.ExitCode == 0 {
 			continue
+		}
+		switch {
 		case c.State.Terminated != nil:
 			reason, initializing = "Init:Error", true
 		case c.State.Waiting != nil && c.State.Waiting.Reason != "" && c.State.Waiting.Reason != "PodInitializing":

@@ -130,18 +130,22 @@ func setWeight(ro *rampv1.Rollout) int32 {
 	return 0
 }
 
-// actualWeight is the canary weight last set on the traffic router or,
+// actualWeight is the share of traffic the canary gets: all of it once the
+// update is promoted; with a traffic router, the weight last set on it;
 // without one, the canary's share of the available pods.
 func actualWeight(ro *rampv1.Rollout, rss []appsv1.ReplicaSet) int32 {
-	if w := ro.Status.Canary.Weights; w != nil {
-		return w.Canary.Weight
-	}
 	st := &ro.Status
-	if st.AvailableReplicas == 0 {
+	if st.CurrentPodHash != "" && st.CurrentPodHash == st.StableRS {
+		return 100
+	}
+	if ro.Spec.Strategy.Canary.TrafficRouting != nil {
+		if w := st.Canary.Weights; w != nil {
+			return w.Canary.Weight
+		}
 		return 0
 	}
-	if st.CurrentPodHash == st.StableRS {
-		return 100
+	if st.AvailableReplicas == 0 {
+		return 0
 	}
 	for i := range rss {
 		if rss[i].Labels[hashLabel] == st.CurrentPodHash {

@@ -78,7 +78,7 @@ func replicaSet(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, pods []corev1.Pod, no
 		Age:     Age(rs.CreationTimestamp.Time, now),
 	}
 	switch {
-	case desired == 0 && rs.Status.Replicas == 0:
+	case desired == 0:
 		v.Status = Status{Name: "ScaledDown", Icon: IconScaledDown}
 	case rs.Status.AvailableReplicas < desired:
 		v.Status = Status{Name: "Progressing", Icon: IconProgressing}

@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -67,8 +68,16 @@ func TestCLICanaryWalkthrough(t *testing.T) {
 	ro := waitRollout(t, ns, name, 30*time.Second, "paused on step 1", pausedAt(1))
 	waitReplicaSets(t, ns, name, map[string]int32{old: 4, ro.Status.CurrentPodHash: 1})
 
-	if out, code := ramp(t, ns, "get", "rollout", name); code != 0 || !strings.Contains(out, name) || !strings.Contains(out, "Paused") {
+	if out, code := ramp(t, ns, "get", "rollout", name); code != 0 || !strings.Contains(out, name) || !strings.Contains(out, "Paused") ||
+		!strings.Contains(out, ro.Status.CurrentPodHash) || !strings.Contains(out, old) {
 		t.Errorf("ramp get rollout: exit %d\n%s", code, out)
+	}
+	if out, code := ramp(t, ns, "get", "rollout", name, "--watch", "--watch-timeout", "2s"); code != 0 || !strings.Contains(out, "Paused") {
+		t.Errorf("ramp get rollout --watch: exit %d\n%s", code, out)
+	}
+	var rows []map[string]any
+	if out, code := ramp(t, ns, "get", "rollouts", "-o", "json"); code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
+		t.Errorf("ramp get rollouts -o json: exit %d\n%s", code, out)
 	}
 	mustRamp(t, ns, "promote", name)
 	mustRamp(t, ns, "status", name, "--timeout", "120s")
