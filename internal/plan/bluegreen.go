@@ -109,7 +109,10 @@ func (r *blueGreenRun) promotionGate() {
 	if s.BlueGreen.ScaleUpPreviewCheckPoint || nw == nil || nw.Spec != r.previewSize() || nw.Available < r.previewSize() {
 		return
 	}
-	manual := !r.b.AutoPromotionEnabledOrDefault() || r.b.AutoPromotionSeconds > 0
+	// autoPromotionSeconds only applies when autoPromotionEnabled is true (as
+	// upstream: with autoPromotionEnabled false the pause lasts until promoted).
+	timed := r.b.AutoPromotionEnabledOrDefault() && r.b.AutoPromotionSeconds > 0
+	manual := !r.b.AutoPromotionEnabledOrDefault() || timed
 	cond := findPause(s, rampv1.PauseReasonBlueGreenPause)
 	switch {
 	case !manual:
@@ -121,11 +124,11 @@ func (r *blueGreenRun) promotionGate() {
 			Reason: rampv1.PauseReasonBlueGreenPause, StartTime: metav1.Time{Time: r.in.Now}})
 		s.ControllerPause = true
 		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonBlueGreenPause)
-		if r.b.AutoPromotionSeconds > 0 {
+		if timed {
 			r.out.requeue(time.Duration(r.b.AutoPromotionSeconds)*time.Second + pauseStartSlack + time.Second)
 		}
 		return
-	case r.b.AutoPromotionSeconds > 0:
+	case timed:
 		// startTime has second resolution: count from the next whole second.
 		at := cond.StartTime.Add(time.Second + time.Duration(r.b.AutoPromotionSeconds)*time.Second)
 		if r.in.Now.Before(at) {

@@ -93,28 +93,3 @@ func canaryScaleAt(steps []rampv1.CanaryStep, i int32, n int32) (int32, bool) {
 	}
 	return 0, false
 }
-
-// ValidateSteps reports the first step this controller cannot run, naming it.
-func ValidateSteps(ro *rampv1.Rollout) string {
-	c := ro.Spec.Strategy.Canary
-	if c == nil {
-		return ""
-	}
-	for i, s := range c.Steps {
-		path := fmt.Sprintf("spec.strategy.canary.steps[%d]", i)
-		switch {
-		case s.Pause != nil:
-			if _, err := PauseDuration(s.Pause.Duration); err != nil {
-				return path + "." + err.Error()
-			}
-		case s.SetHeaderRoute != nil || s.SetMirrorRoute != nil:
-			if c.TrafficRouting == nil {
-				return path + ": setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting"
-			}
-			return path + ": header and mirror routes are not supported by this version of Ramp"
-		case s.Analysis != nil, s.Experiment != nil, s.Plugin != nil:
-			return path + ": analysis, experiment and plugin steps are not supported by this version of Ramp"
-		}
-	}
-	return ""
-}

@@ -101,30 +101,17 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	return w, nil
 }
 
-// validateTemplate reports a template or selector that cannot run, naming the field.
-func validateTemplate(ro *rampv1.Rollout) string {
-	if ro.Spec.Template == nil {
-		if ro.Spec.WorkloadRef != nil {
-			return "spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"
-		}
-		return "spec.template: required"
-	}
-	sel, err := metav1.LabelSelectorAsSelector(ro.Spec.Selector)
-	switch {
-	case err != nil:
-		return "spec.selector: " + err.Error()
-	case sel.Empty():
-		return "spec.selector: " + rampv1.RolloutMessageSelectAll
-	case !sel.Matches(labels.Set(ro.Spec.Template.Labels)):
-		return fmt.Sprintf("spec.selector %q does not match spec.template.metadata.labels", sel.String())
-	}
-	return ""
-}
+// validateTemplate reports a template or selector that cannot run, naming
+// the field (plan.ValidateTemplate, the first part of plan.ValidateRollout).
+func validateTemplate(ro *rampv1.Rollout) string { return plan.ValidateTemplate(ro) }
 
 // validateRefs reports steps and hooks this controller cannot run, and
 // Services that are missing or whose selector cannot select the pods.
 func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) string {
-	if msg := plan.ValidateSteps(ro); msg != "" {
+	if msg := plan.ValidateStrategy(ro); msg != "" { // steps and blue-green hooks, as in plan.ValidateRollout
+		return msg
+	}
+	if msg := plan.ValidateSupported(ro); msg != "" {
 		return msg
 	}
 	type ref struct{ field, name string }
@@ -133,9 +120,6 @@ func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) strin
 		refs = []ref{{"spec.strategy.canary.canaryService", c.CanaryService}, {"spec.strategy.canary.stableService", c.StableService}}
 	}
 	if b := ro.Spec.Strategy.BlueGreen; b != nil {
-		if b.PrePromotionAnalysis != nil || b.PostPromotionAnalysis != nil {
-			return "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp"
-		}
 		refs = []ref{{"spec.strategy.blueGreen.activeService", b.ActiveService}, {"spec.strategy.blueGreen.previewService", b.PreviewService}}
 	}
 	for _, ref := range refs {

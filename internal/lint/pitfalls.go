@@ -1,0 +1,161 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// hpaTrafficRouting warns about an HPA on a traffic-routed canary without
+// dynamicStableScale (seed 000): the HPA counts every pod the Rollout's
+// selector matches, stable and canary together.
+func (ix *index) hpaTrafficRouting(h hpaDoc) {
+	ro := ix.targetRollout(h)
+	if ro == nil || ro.Spec.Strategy.Canary == nil {
+		return
+	}
+	c := ro.Spec.Strategy.Canary
+	if c.TrafficRouting == nil || c.DynamicStableScale {
+		return
+	}
+	ix.add(h.obj, Warning, "spec.scaleTargetRef", fmt.Sprintf("Rollout %q is a canary with trafficRouting: the HPA counts every pod "+
+		"the Rollout's selector matches, canary and stable alike, so keeping the stable ReplicaSet at full size while the canary "+
+		"grows makes it scale up with no change in load (seed 000: 4 stable + 4 canary at 28%%/54%% memory -> ceil(8 x 28/54) = 5); "+
+		"set spec.strategy.canary.dynamicStableScale: true so canary + stable stay at spec.replicas (see `ramp plan --hpa`)", ro.Name))
+}
+
+// hpaResourceRequests warns about a Utilization metric for a resource some
+// of the Rollout's containers do not request (seed 002): utilization is a
+// percentage of the requests, so the HPA cannot compute it and does nothing.
+func (ix *index) hpaResourceRequests(h hpaDoc) {
+	ro := ix.targetRollout(h)
+	if ro == nil || ro.Spec.Template == nil {
+		return
+	}
+	for i, m := range h.metrics {
+		res, only, ok := utilizationMetric(m)
+		if !ok {
+			continue
+		}
+		var missing []string
+		for j, c := range ro.Spec.Template.Spec.Containers {
+			if (only == "" || c.Name == only) && !requests(c, res) {
+				missing = append(missing, fmt.Sprintf("%q (spec.template.spec.containers[%d])", c.Name, j))
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		field := h.path
+		if field == "spec.metrics" {
+			field = indexed(field, i)
+		}
+		ix.add(h.obj, Warning, field, fmt.Sprintf("%s Utilization is a percentage of the pods' %s requests, and Rollout %q has "+
+			"no %s request on container %s: the HPA cannot compute it and does nothing (seed 002); set resources.requests.%s",
+			res, res, ro.Name, res, strings.Join(missing, ", "), res))
+	}
+}
+
+// requests reports whether a container requests res (a limit alone counts:
+// the API server defaults the request to it).
+func requests(c corev1.Container, res corev1.ResourceName) bool {
+	_, req := c.Resources.Requests[res]
+	_, lim := c.Resources.Limits[res]
+	return req || lim
+}
+
+// blueGreenPostPromotion warns about postPromotionAnalysis with manual
+// promotion (seed 003): the analysis only runs after a promotion, so it
+// cannot be what promotes.
+func (ix *index) blueGreenPostPromotion(r rolloutDoc) {
+	b := r.ro.Spec.Strategy.BlueGreen
+	if b == nil || b.PostPromotionAnalysis == nil || b.AutoPromotionEnabled == nil || *b.AutoPromotionEnabled {
+		return
+	}
+	ix.add(r.obj, Warning, "spec.strategy.blueGreen.autoPromotionEnabled", "false with postPromotionAnalysis: nothing promotes "+
+		"automatically, and the analysis runs only after a promotion, so the Rollout waits for a manual promote (seed 003); "+
+		"set autoPromotionEnabled: true, or use prePromotionAnalysis to gate the promotion")
+}
+
+// promoteCommand matches the CLIs' promote verbs in a shell command line.
+var promoteCommand = regexp.MustCompile(`(kubectl-argo-rollouts|kubectl\s+argo\s+rollouts|\bramp)\s+promote\b`)
+
+// hookPromotes warns about an Argo CD Sync or PostSync hook that promotes a
+// Rollout (seed 003).
+func (ix *index) hookPromotes(h hookDoc) {
+	var why string
+	switch {
+	case slices.Contains(h.phases, "PostSync"):
+		why = "Argo CD runs PostSync hooks only once every resource is Healthy, and a paused Rollout is not Healthy, so this promote never runs"
+	case slices.Contains(h.phases, "Sync"):
+		why = "a Sync hook runs while the new version is still coming up, so this promotes a version nothing has verified"
+	default:
+		return
+	}
+	for i, c := range h.containers {
+		if promoteCommand.MatchString(strings.Join(append(slices.Clone(c.Command), c.Args...), " ")) {
+			ix.add(h.obj, Warning, indexed(h.path, i), fmt.Sprintf("promotes a Rollout from an Argo CD %s hook: %s (seed 003); "+
+				"gate the update with an analysis step (blue-green: prePromotionAnalysis) instead of promoting from a hook",
+				strings.Join(h.phases, ","), why))
+		}
+	}
+}
+
+// routesWithoutRouter warns about setHeaderRoute and setMirrorRoute steps
+// when no configured router can express them. Without trafficRouting at
+// all, plan.ValidateRollout already reports an error.
+func (ix *index) routesWithoutRouter(r rolloutDoc) {
+	c := r.ro.Spec.Strategy.Canary
+	if c == nil || c.TrafficRouting == nil {
+		return
+	}
+	routers := routerNames(c.TrafficRouting)
+	for _, name := range routers {
+		if name == "istio" || name == "nginx" || strings.Contains(strings.ToLower(name), "gatewayapi") {
+			return
+		}
+	}
+	for i, s := range c.Steps {
+		kind := ""
+		switch {
+		case s.SetHeaderRoute != nil:
+			kind = "setHeaderRoute"
+		case s.SetMirrorRoute != nil:
+			kind = "setMirrorRoute"
+		default:
+			continue
+		}
+		ix.add(r.obj, Warning, fmt.Sprintf("spec.strategy.canary.steps[%d]", i), fmt.Sprintf("%s needs a router that can "+
+			"match requests (istio, nginx or the gatewayAPI plugin), and %s cannot express it", kind, orNone(routers)))
+	}
+}
+
+// routerNames lists the routers a trafficRouting configures.
+func routerNames(tr *rampv1.RolloutTrafficRouting) []string {
+	var out []string
+	for name, set := range map[string]bool{"istio": tr.Istio != nil, "nginx": tr.Nginx != nil, "alb": tr.ALB != nil,
+		"smi": tr.SMI != nil, "ambassador": tr.Ambassador != nil, "appMesh": tr.AppMesh != nil,
+		"traefik": tr.Traefik != nil, "apisix": tr.Apisix != nil} {
+		if set {
+			out = append(out, name)
+		}
+	}
+	for name := range tr.Plugins {
+		out = append(out, "plugin "+name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "a trafficRouting without a router"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,50 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// knownUnsupported are the errors the seed manifests still get because this
+// version of Ramp cannot run them (plan.ValidateRollout). They apply cleanly;
+// when the controller learns the feature, the entry must go.
+var knownUnsupported = map[string]string{
+	"003-bluegreen-pre-promotion.yaml":  "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp",
+	"003-bluegreen-post-promotion.yaml": "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp",
+}
+
+// TestSeedManifests: every manifest extracted from the seeds lints without
+// an error the API server or the manifest's author would own: nothing
+// admission rejects, nothing mistyped. The only errors left are the known
+// unsupported features above, each still reported.
+func TestSeedManifests(t *testing.T) {
+	files, err := filepath.Glob("../../test/e2e/testdata/seeds/*.yaml")
+	if err != nil || len(files) < 8 {
+		t.Fatalf("seed manifests: %v (found %d)", err, len(files))
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range Check(File{Name: name, Data: data}) {
+				t.Logf("%s", f)
+				if f.Severity != Error {
+					continue
+				}
+				if f.Field+": "+f.Message == knownUnsupported[name] {
+					found = true
+					continue
+				}
+				t.Errorf("unexpected error: %s", f)
+			}
+			if want := knownUnsupported[name]; want != "" && !found {
+				t.Errorf("no longer reported (remove it from knownUnsupported): %s", want)
+			}
+		})
+	}
+}

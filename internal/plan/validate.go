@@ -1,0 +1,117 @@
+package plan
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// ValidateRollout reports everything in a Rollout's spec that this version of
+// Ramp cannot run, in the order the controller checks it (the controller
+// reports the first as the InvalidSpec condition). Each message starts with
+// the field it names. It checks only the spec itself: whether the Services it
+// names exist is for the controller, which can read them.
+func ValidateRollout(ro *rampv1.Rollout) []string {
+	var out []string
+	if msg := ValidateTemplate(ro); msg != "" {
+		out = append(out, msg)
+	}
+	return append(out, strategyProblems(ro)...)
+}
+
+// ValidateTemplate reports a pod template or selector that cannot run,
+// naming the field ("" if none). The controller checks it before it reads
+// anything else, since the pod-template hash depends on both.
+func ValidateTemplate(ro *rampv1.Rollout) string {
+	if ro.Spec.Template == nil {
+		if ro.Spec.WorkloadRef != nil {
+			return "spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"
+		}
+		return "spec.template: required"
+	}
+	sel, err := metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	switch {
+	case err != nil:
+		return "spec.selector: " + err.Error()
+	case sel.Empty():
+		return "spec.selector: " + rampv1.RolloutMessageSelectAll
+	case !sel.Matches(labels.Set(ro.Spec.Template.Labels)):
+		return fmt.Sprintf("spec.selector %q does not match spec.template.metadata.labels", sel.String())
+	}
+	return ""
+}
+
+// ValidateStrategy reports the first canary step or blue-green hook this
+// version of Ramp cannot run, naming it ("" if none).
+func ValidateStrategy(ro *rampv1.Rollout) string {
+	return first(strategyProblems(ro))
+}
+
+// ValidateSupported reports a feature the spec asks for that this version
+// of the controller cannot provide yet (background analysis, traffic
+// routing): the controller refuses to run such a rollout rather than run it
+// without the safety gate or routing it asked for. Lint leaves these out, as
+// they are limits of this version, not mistakes in the manifest.
+func ValidateSupported(ro *rampv1.Rollout) string {
+	c := ro.Spec.Strategy.Canary
+	switch {
+	case c == nil:
+	case c.Analysis != nil:
+		return "spec.strategy.canary.analysis: background analysis is not supported by this version of Ramp"
+	case c.TrafficRouting != nil:
+		return "spec.strategy.canary.trafficRouting: traffic routing is not supported by this version of Ramp"
+	}
+	return ""
+}
+
+// ValidateSteps reports the first canary step this controller cannot run,
+// naming it ("" if none).
+func ValidateSteps(ro *rampv1.Rollout) string {
+	return first(stepProblems(ro))
+}
+
+// strategyProblems lists every step and hook problem, steps first.
+func strategyProblems(ro *rampv1.Rollout) []string {
+	out := stepProblems(ro)
+	if b := ro.Spec.Strategy.BlueGreen; b != nil && (b.PrePromotionAnalysis != nil || b.PostPromotionAnalysis != nil) {
+		out = append(out, "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp")
+	}
+	return out
+}
+
+// stepProblems lists one problem per canary step that cannot run.
+func stepProblems(ro *rampv1.Rollout) []string {
+	c := ro.Spec.Strategy.Canary
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for i, s := range c.Steps {
+		path := fmt.Sprintf("spec.strategy.canary.steps[%d]", i)
+		switch {
+		case s.Pause != nil:
+			if _, err := PauseDuration(s.Pause.Duration); err != nil {
+				out = append(out, path+"."+err.Error())
+			}
+		case s.SetHeaderRoute != nil || s.SetMirrorRoute != nil:
+			if c.TrafficRouting == nil {
+				out = append(out, path+": setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting")
+			} else {
+				out = append(out, path+": header and mirror routes are not supported by this version of Ramp")
+			}
+		case s.Analysis != nil, s.Experiment != nil, s.Plugin != nil:
+			out = append(out, path+": analysis, experiment and plugin steps are not supported by this version of Ramp")
+		}
+	}
+	return out
+}
+
+func first(msgs []string) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	return msgs[0]
+}

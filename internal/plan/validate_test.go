@@ -1,0 +1,77 @@
+package plan
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+func TestValidateRollout(t *testing.T) {
+	valid := func() *rampv1.Rollout {
+		ro := &rampv1.Rollout{}
+		ro.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		ro.Spec.Template = &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}}}
+		ro.Spec.Strategy.Canary = &rampv1.CanaryStrategy{Steps: []rampv1.CanaryStep{weight(20), pauseForever()}}
+		return ro
+	}
+	bad := intstr.FromString("10x")
+	for _, tc := range []struct {
+		name   string
+		edit   func(*rampv1.Rollout)
+		want   []string
+		first  string // ValidateTemplate
+		second string // ValidateStrategy
+	}{
+		{name: "valid", edit: func(*rampv1.Rollout) {}},
+		{name: "no template", edit: func(ro *rampv1.Rollout) { ro.Spec.Template = nil },
+			want: []string{"spec.template: required"}, first: "spec.template: required"},
+		{name: "workloadRef", edit: func(ro *rampv1.Rollout) { ro.Spec.Template, ro.Spec.WorkloadRef = nil, &rampv1.ObjectRef{Name: "d"} },
+			want:  []string{"spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"},
+			first: "spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"},
+		{name: "empty selector", edit: func(ro *rampv1.Rollout) { ro.Spec.Selector = &metav1.LabelSelector{} },
+			want: []string{"spec.selector: " + rampv1.RolloutMessageSelectAll}, first: "spec.selector: " + rampv1.RolloutMessageSelectAll},
+		{name: "selector mismatch", edit: func(ro *rampv1.Rollout) { ro.Spec.Template.Labels = map[string]string{"app": "other"} },
+			want:  []string{`spec.selector "app=web" does not match spec.template.metadata.labels`},
+			first: `spec.selector "app=web" does not match spec.template.metadata.labels`},
+		{name: "every bad step, template first", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Template = nil
+			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{
+				{Pause: &rampv1.RolloutPause{Duration: &bad}}, weight(10),
+				{SetHeaderRoute: &rampv1.SetHeaderRoute{Name: "h"}}, {Analysis: &rampv1.RolloutAnalysis{}}}
+		}, want: []string{
+			"spec.template: required",
+			`spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`,
+			"spec.strategy.canary.steps[2]: setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting",
+			"spec.strategy.canary.steps[3]: analysis, experiment and plugin steps are not supported by this version of Ramp",
+		}, first: "spec.template: required",
+			second: `spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`},
+		{name: "header route with a router", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Strategy.Canary.TrafficRouting = &rampv1.RolloutTrafficRouting{Istio: &rampv1.IstioTrafficRouting{}}
+			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{{SetMirrorRoute: &rampv1.SetMirrorRoute{Name: "m"}}}
+		}, want: []string{"spec.strategy.canary.steps[0]: header and mirror routes are not supported by this version of Ramp"},
+			second: "spec.strategy.canary.steps[0]: header and mirror routes are not supported by this version of Ramp"},
+		{name: "blue-green analysis", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Strategy = rampv1.RolloutStrategy{BlueGreen: &rampv1.BlueGreenStrategy{ActiveService: "a", PostPromotionAnalysis: &rampv1.RolloutAnalysis{}}}
+		}, want: []string{"spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp"},
+			second: "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ro := valid()
+			tc.edit(ro)
+			if got := ValidateRollout(ro); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ValidateRollout:\n got %q\nwant %q", got, tc.want)
+			}
+			if got := ValidateTemplate(ro); got != tc.first {
+				t.Errorf("ValidateTemplate = %q, want %q", got, tc.first)
+			}
+			if got := ValidateStrategy(ro); got != tc.second {
+				t.Errorf("ValidateStrategy = %q, want %q", got, tc.second)
+			}
+		})
+	}
+}
