@@ -129,9 +129,16 @@ func (ix *index) rolloutErrors(r rolloutDoc) {
 	}
 	for _, msg := range plan.ValidateRollout(r.ro) {
 		field, rest := splitField(msg)
-		if !seen[field] {
-			ix.add(r.obj, Error, field, rest)
+		if seen[field] {
+			continue
 		}
+		// A feature this version cannot run yet is a warning: the manifest is
+		// right, and the controller will report InvalidSpec until it can.
+		sev := Error
+		if strings.Contains(msg, "not supported by this version of Ramp") {
+			sev = Warning
+		}
+		ix.add(r.obj, sev, field, rest)
 	}
 }
 

@@ -6,18 +6,17 @@ import (
 	"testing"
 )
 
-// knownUnsupported are the errors the seed manifests still get because this
-// version of Ramp cannot run them (plan.ValidateRollout). They apply cleanly;
-// when the controller learns the feature, the entry must go.
+// knownUnsupported are the warnings the seed manifests get because this
+// version of Ramp cannot run them yet (plan.ValidateRollout). They apply
+// cleanly; when the controller learns the feature, the entry must go.
 var knownUnsupported = map[string]string{
 	"003-bluegreen-pre-promotion.yaml":  "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp",
 	"003-bluegreen-post-promotion.yaml": "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp",
 }
 
-// TestSeedManifests: every manifest extracted from the seeds lints without
-// an error the API server or the manifest's author would own: nothing
-// admission rejects, nothing mistyped. The only errors left are the known
-// unsupported features above, each still reported.
+// TestSeedManifests: every manifest extracted from the seeds lints with no
+// error. The features this version cannot run yet are still reported, as
+// warnings.
 func TestSeedManifests(t *testing.T) {
 	files, err := filepath.Glob("../../test/e2e/testdata/seeds/*.yaml")
 	if err != nil || len(files) < 8 {
@@ -33,14 +32,13 @@ func TestSeedManifests(t *testing.T) {
 			found := false
 			for _, f := range Check(File{Name: name, Data: data}) {
 				t.Logf("%s", f)
-				if f.Severity != Error {
-					continue
-				}
-				if f.Field+": "+f.Message == knownUnsupported[name] {
+				if f.Field+": "+f.Message == knownUnsupported[name] && f.Severity == Warning {
 					found = true
 					continue
 				}
-				t.Errorf("unexpected error: %s", f)
+				if f.Severity == Error {
+					t.Errorf("unexpected error: %s", f)
+				}
 			}
 			if want := knownUnsupported[name]; want != "" && !found {
 				t.Errorf("no longer reported (remove it from knownUnsupported): %s", want)
