@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
@@ -98,6 +100,30 @@ func (r *base) scaleEvent() {
 	if len(r.scaled) > 0 {
 		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
 	}
+}
+
+// abortOrRetry applies status.abort (as the plugin and Argo CD set it) and
+// its clearing (retry). It reports false when the Rollout is on its stable
+// version, where there is nothing to abort (the flags are reset).
+func (r *base) abortOrRetry() bool {
+	s := &r.s
+	if r.stable {
+		s.Abort, s.AbortedAt, s.PromoteFull = false, nil, false
+		return false
+	}
+	switch {
+	case s.Abort:
+		r.aborted = true
+		if s.AbortedAt == nil {
+			s.AbortedAt = &metav1.Time{Time: r.in.Now}
+			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
+		}
+		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
+	case s.AbortedAt != nil: // retry: abort was cleared
+		s.AbortedAt = nil
+		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
+	}
+	return true
 }
 
 func derefRS(rs *ReplicaSet) []ReplicaSet {

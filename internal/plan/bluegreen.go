@@ -70,22 +70,11 @@ func (r *blueGreenRun) trackRevision() {
 // userActions applies abort, retry and promote --full.
 func (r *blueGreenRun) userActions() {
 	s := &r.s
-	if r.stable {
-		s.Abort, s.AbortedAt, s.PromoteFull = false, nil, false
+	if !r.abortOrRetry() {
 		return
 	}
-	switch {
-	case s.Abort:
-		r.aborted = true
-		if s.AbortedAt == nil {
-			s.AbortedAt = &metav1.Time{Time: r.in.Now}
-			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
-		}
-		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
+	if r.aborted {
 		s.BlueGreen.ScaleUpPreviewCheckPoint = false
-	case s.AbortedAt != nil:
-		s.AbortedAt = nil
-		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
 	}
 	if s.PromoteFull && !r.aborted {
 		s.PauseConditions, s.ControllerPause = nil, false

@@ -104,22 +104,11 @@ func (r *canaryRun) inRollbackWindow() bool {
 // and Argo CD set them on the status.
 func (r *canaryRun) userActions() {
 	s := &r.s
-	if r.stable {
-		s.Abort, s.AbortedAt, s.PromoteFull = false, nil, false
+	if !r.abortOrRetry() {
 		return
 	}
-	switch {
-	case s.Abort:
-		r.aborted = true
-		if s.AbortedAt == nil {
-			s.AbortedAt = &metav1.Time{Time: r.in.Now}
-			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
-		}
-		s.CurrentStepIndex = ptrTo(int32(0))
-		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
-	case s.AbortedAt != nil: // retry: abort was cleared
-		s.AbortedAt = nil
-		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
+	if r.aborted {
+		s.CurrentStepIndex = ptrTo(int32(0)) // retry starts the steps again
 	}
 	if s.PromoteFull && !r.aborted {
 		s.CurrentStepIndex = ptrTo(int32(len(r.steps)))

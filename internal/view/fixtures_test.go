@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 	"strconv"
+	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -135,4 +136,10 @@ func (w *world) addRun(name, hash string, rev int, phase rampv1.AnalysisPhase, o
 func counts(ro *rampv1.Rollout, current, updated, ready, available int32) {
 	ro.Status.Replicas, ro.Status.UpdatedReplicas = current, updated
 	ro.Status.ReadyReplicas, ro.Status.AvailableReplicas = ready, available
+}
+
+func TestAgo(t *testing.T) {
+	if got := now.Sub(ago(90 * time.Second).Time); got != 90*time.Second {
+		t.Errorf("ago(90s) is %s before now", got)
+	}
 }

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -111,4 +112,30 @@ func analysisFailed() *world {
 	w.addRun("catalog-b5c6d7e8f-1-1", "b5c6d7e8f", 1, rampv1.AnalysisPhaseSuccessful, 5, 0, 10*24*time.Hour)
 	w.addRun("catalog-c4d5e6f7b-2-1", "c4d5e6f7b", 2, rampv1.AnalysisPhaseFailed, 1, 3, 2*time.Minute)
 	return w
+}
+
+// TestScenariosShowTheirState: each fixture world renders the state it is
+// named for (so a golden regenerated from a broken fixture is caught).
+func TestScenariosShowTheirState(t *testing.T) {
+	want := map[string]string{}
+	for name := range scenarios {
+		want[name] = ""
+	}
+	for name, build := range scenarios {
+		v := build().view()
+		if v.Name == "" || len(v.Revisions) == 0 {
+			t.Errorf("%s: empty view %+v", name, v)
+		}
+		want[name] = v.Status.Name
+	}
+	seen := map[string]bool{}
+	for name, status := range want {
+		if status == "" {
+			t.Errorf("%s: no status", name)
+		}
+		seen[status] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("scenarios cover only the states %v", seen)
+	}
 }
