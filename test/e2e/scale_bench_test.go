@@ -1,0 +1,100 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// BenchmarkManyRollouts: one controller of its own with many small canary
+// Rollouts (2 replicas, steps 50/100): the controller's memory (RSS from
+// /proc) and API writes per Rollout, to
+// Healthy and through one update. Prints figures; asserts no timing.
+func BenchmarkManyRollouts(b *testing.B) {
+	const n = 200
+	ns := namespace(b, "scale")
+	p := ownController(b, ns, ns)
+	ctx := context.Background()
+	idle := memory(b, p)
+	before := restRequests(b, p)
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		ro := &rampv1.Rollout{}
+		doc := rolloutYAML{name: fmt.Sprintf("app-%03d", i), replicas: 2, instance: ns, canary: "steps:\n- setWeight: 50\n- setWeight: 100\n"}.String()
+		if err := yaml.Unmarshal([]byte(doc), ro); err != nil {
+			b.Fatal(err)
+		}
+		ro.Namespace = ns
+		if err := env.client.Create(ctx, ro); err != nil {
+			b.Fatal(err)
+		}
+	}
+	waitAll := func(what string, done func(*rampv1.Rollout) bool) time.Duration {
+		eventually(b, 5*time.Minute, what, func() error {
+			var list rampv1.RolloutList
+			if err := env.client.List(ctx, &list, client.InNamespace(ns)); err != nil {
+				return err
+			}
+			ok := 0
+			for i := range list.Items {
+				if done(&list.Items[i]) {
+					ok++
+				}
+			}
+			if ok != n {
+				return fmt.Errorf("%d of %d", ok, n)
+			}
+			return nil
+		})
+		return time.Since(start)
+	}
+	created := waitAll("all Healthy", func(ro *rampv1.Rollout) bool { return healthy(2, "")(ro) == nil })
+	mid := restRequests(b, p)
+	memHealthy := memory(b, p)
+
+	start = time.Now()
+	for i := 0; i < n; i++ {
+		setImageDirect(b, ns, fmt.Sprintf("app-%03d", i), "registry.example/app:v2")
+	}
+	updated := waitAll("all updated and Healthy", func(ro *rampv1.Rollout) bool {
+		return ro.Status.StableRS == ro.Status.CurrentPodHash && ro.Generation == 2 && healthy(2, "")(ro) == nil
+	})
+	after := restRequests(b, p)
+	w1, r1 := requestDelta(before, mid)
+	w2, r2 := requestDelta(mid, after)
+	memAfter := memory(b, p)
+	b.Logf("%d rollouts: all Healthy %s after creation, %.1f writes and %.0f reads each; one update of all: %s, %.1f writes and %.0f reads each",
+		n, created.Round(time.Millisecond), w1/n, r1, updated.Round(time.Millisecond), w2/n, r2)
+	b.Logf("controller RSS: %.0f MiB idle, %.0f MiB with %d rollouts (+%d ReplicaSets, %d pods), %.0f MiB after the update",
+		idle, memHealthy, n, n, 2*n, memAfter)
+	b.ReportMetric(w2/n, "writes/update")
+	b.ReportMetric(memAfter, "MiB-RSS")
+}
+
+// memory is the controller process's resident set size in MiB (VmRSS).
+func memory(b *testing.B, p *controllerProcess) float64 {
+	b.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
+}
