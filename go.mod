@@ -3,6 +3,7 @@ module github.com/ramp-rollouts/ramp
 go 1.26.0
 
 require (
+	github.com/expr-lang/expr v1.17.8
 	github.com/spf13/cobra v1.10.2
 	go.uber.org/zap v1.27.1
 	k8s.io/api v0.36.3

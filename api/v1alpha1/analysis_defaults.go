@@ -29,7 +29,7 @@ const (
 	// per metric in the AnalysisRun status.
 	DefaultMeasurementRetentionLimit int32 = 10
 	// DefaultErrorRetryInterval is the wait before retrying a measurement
-	// that ended in error when the metric has no interval.
+	// that ended in error, whatever the metric's interval (as upstream).
 	DefaultErrorRetryInterval = 10 * time.Second
 
 	// DefaultWebMetricMethod is the HTTP method of a web metric.

@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// ValidateMetrics checks the metrics of an AnalysisRun (arguments already
+// resolved) with the rules Argo Rollouts applies before taking any
+// measurement; a run whose metrics fail them ends in Error with
+// "Analysis spec invalid: <error>". Conditions are not compiled here (as
+// upstream, a condition that does not compile makes each measurement an
+// Error); (*Evaluator).Check reports them early.
+func ValidateMetrics(metrics []rampv1.Metric) error {
+	if len(metrics) == 0 {
+		return errors.New("no metrics specified")
+	}
+	seen := make(map[string]bool, len(metrics))
+	for i, m := range metrics {
+		if seen[m.Name] {
+			return fmt.Errorf("metrics[%d]: duplicate name '%s'", i, m.Name)
+		}
+		seen[m.Name] = true
+		if err := ValidateMetric(m); err != nil {
+			return fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// ValidateMetric checks one metric: limits hold integers, count (when set)
+// is at least failureLimit and inconclusiveLimit, count > 1 needs an
+// interval, durations parse, limits are in range, failureLimit and
+// consecutiveSuccessLimit are not both disabled, and exactly one provider
+// is set.
+func ValidateMetric(m rampv1.Metric) error {
+	l, err := limitsOf(m)
+	if err != nil {
+		return err
+	}
+	var count int32 // as written: 0 when unset
+	if m.Count != nil {
+		count = int32(m.Count.IntValue())
+	}
+	switch {
+	case count > 0 && count < l.failure:
+		return errors.New("count must be >= failureLimit")
+	case count > 0 && count < l.inconclusive:
+		return errors.New("count must be >= inconclusiveLimit")
+	case count > 1 && m.Interval == "":
+		return errors.New("interval must be specified when count > 1")
+	}
+	if _, err := m.Interval.Duration(); err != nil {
+		return fmt.Errorf("invalid interval string: %w", err)
+	}
+	if _, err := m.InitialDelay.Duration(); err != nil {
+		return fmt.Errorf("invalid initialDelay string: %w", err)
+	}
+	switch {
+	case l.failure < -1:
+		return errors.New("failureLimit must be >= -1")
+	case l.inconclusive < 0:
+		return errors.New("inconclusiveLimit must be >= 0")
+	case l.consecutiveError < 0:
+		return errors.New("consecutiveErrorLimit must be >= 0")
+	case l.consecutiveSuccess < 0:
+		return errors.New("consecutiveSuccessLimit must be >= 0")
+	case l.failure == -1 && l.consecutiveSuccess == 0:
+		return errors.New("failureLimit (-1) and consecutiveSuccessLimit (0) are both disabled: one must apply")
+	}
+	switch n := providers(m.Provider); {
+	case n == 0:
+		return errors.New("no provider specified")
+	case n > 1:
+		return errors.New("multiple providers specified")
+	}
+	return nil
+}
+
+// providers counts the providers set in p (a non-nil pointer, a non-empty
+// plugin map), whatever fields the API grows.
+func providers(p rampv1.MetricProvider) int {
+	n := 0
+	v := reflect.ValueOf(p)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Pointer:
+			if !f.IsNil() {
+				n++
+			}
+		case reflect.Map:
+			if f.Len() > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}

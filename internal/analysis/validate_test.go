@@ -1,0 +1,58 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+func TestValidateMetrics(t *testing.T) {
+	named := func(n string) func(*rampv1.Metric) { return func(m *rampv1.Metric) { m.Name = n } }
+	provider := func(p rampv1.MetricProvider) func(*rampv1.Metric) { return func(m *rampv1.Metric) { m.Provider = p } }
+	for _, c := range []struct {
+		name    string
+		metrics []rampv1.Metric
+		want    string // "" for valid
+	}{
+		{"no metrics", nil, "no metrics specified"},
+		{"one metric", []rampv1.Metric{spec()}, ""},
+		{"duplicate names", []rampv1.Metric{spec(), spec(named("n")), spec()}, "metrics[2]: duplicate name 'm'"},
+		{"seed 003 canary: no count, failureLimit 3", []rampv1.Metric{spec(interval("5m"), failureLimit(3))}, ""},
+		{"seed 003 blue-green: count 2 < failureLimit 3", []rampv1.Metric{spec(interval("3s"), count(2), failureLimit(3))},
+			"metrics[0]: count must be >= failureLimit"},
+		{"count = failureLimit", []rampv1.Metric{spec(interval("3s"), count(3), failureLimit(3))}, ""},
+		{"count 0 ignores limits", []rampv1.Metric{spec(interval("3s"), count(0), failureLimit(3))}, ""},
+		{"count < inconclusiveLimit", []rampv1.Metric{spec(interval("1m"), count(1), inconclusiveLimit(2))},
+			"count must be >= inconclusiveLimit"},
+		{"count > 1 without interval", []rampv1.Metric{spec(count(3), failureLimit(1))}, "interval must be specified when count > 1"},
+		{"count 1 without interval", []rampv1.Metric{spec(count(1))}, ""},
+		{"bad interval", []rampv1.Metric{spec(interval("5 minutes"))}, "invalid interval string"},
+		{"bad initialDelay", []rampv1.Metric{spec(delay("later"))}, "invalid initialDelay string"},
+		{"failureLimit -2", []rampv1.Metric{spec(failureLimit(-2))}, "failureLimit must be >= -1"},
+		{"inconclusiveLimit -1", []rampv1.Metric{spec(inconclusiveLimit(-1))}, "inconclusiveLimit must be >= 0"},
+		{"consecutiveErrorLimit -1", []rampv1.Metric{spec(errorLimit(-1))}, "consecutiveErrorLimit must be >= 0"},
+		{"consecutiveSuccessLimit -1", []rampv1.Metric{spec(successLimit(-1))}, "consecutiveSuccessLimit must be >= 0"},
+		{"both limits disabled", []rampv1.Metric{spec(failureLimit(-1))}, "both disabled"},
+		{"only consecutiveSuccessLimit", []rampv1.Metric{spec(interval("1m"), failureLimit(-1), successLimit(2))}, ""},
+		{"unresolved placeholder", []rampv1.Metric{spec(func(m *rampv1.Metric) { m.Count = str("{{args.count}}") })},
+			`metrics[0]: metric "m": count: "{{args.count}}" is not an integer`},
+		{"string limit", []rampv1.Metric{spec(interval("1m"), count(5), func(m *rampv1.Metric) { m.FailureLimit = str("6") })},
+			"count must be >= failureLimit"},
+		{"no provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{}))}, "no provider specified"},
+		{"two providers", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			Prometheus: &rampv1.PrometheusMetric{}, Web: &rampv1.WebMetric{}}))}, "multiple providers specified"},
+		{"plugin provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			Plugin: map[string]apiextensionsv1.JSON{"acme/metric": {Raw: []byte(`{}`)}}}))}, ""},
+		{"job provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{Job: &rampv1.JobMetric{}}))}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := ValidateMetrics(c.metrics)
+			if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+				t.Fatalf("ValidateMetrics = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
