@@ -22,34 +22,9 @@ import (
 // blueGreenYAML is a blue-green Rollout (pods app=<name>) with Services
 // <name>-active and <name>-preview; extra is more spec.strategy.blueGreen.
 func blueGreenYAML(name string, replicas int, instance, extra string) string {
-	labels := ""
-	if instance != "" {
-		labels = fmt.Sprintf("\n  labels: {%s: %q}", instanceLabel, instance)
-	}
-	if extra = strings.Trim(extra, "\n"); extra != "" {
-		extra = "\n      " + strings.ReplaceAll(extra, "\n", "\n      ")
-	}
-	return fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata:
-  name: %[1]s%[2]s
-spec:
-  replicas: %[3]d
-  selector:
-    matchLabels: {app: %[1]s}
-  template:
-    metadata:
-      labels: {app: %[1]s}
-    spec:
-      containers:
-      - name: app
-        image: registry.example/app:v1
-  strategy:
-    blueGreen:
-      activeService: %[1]s-active
-      previewService: %[1]s-preview%[4]s
----
-`, name, labels, replicas, extra) + serviceYAML(name+"-active", name) + "---\n" + serviceYAML(name+"-preview", name)
+	body := fmt.Sprintf("activeService: %[1]s-active\npreviewService: %[1]s-preview\n%[2]s", name, extra)
+	return rolloutYAML{name: name, replicas: replicas, instance: instance, blueGreen: body}.String() +
+		"---\n" + serviceYAML(name+"-active", name) + "---\n" + serviceYAML(name+"-preview", name)
 }
 
 // activeGuard checks, on every Service and ReplicaSet event it observes, that

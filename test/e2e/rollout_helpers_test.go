@@ -39,6 +39,8 @@ type rolloutYAML struct {
 	replicas int
 	instance string // controller instance id label; "" for the shared controller
 	canary   string // body of spec.strategy.canary, unindented YAML
+	// blueGreen, when set, is the body of spec.strategy.blueGreen instead.
+	blueGreen string
 }
 
 func (r rolloutYAML) String() string {
@@ -46,9 +48,13 @@ func (r rolloutYAML) String() string {
 	if r.instance != "" {
 		labels = fmt.Sprintf("\n  labels: {%s: %q}", instanceLabel, r.instance)
 	}
-	canary := " {}"
-	if body := strings.Trim(r.canary, "\n"); body != "" {
-		canary = "\n      " + strings.ReplaceAll(body, "\n", "\n      ")
+	strategy, body := "canary", r.canary
+	if r.blueGreen != "" {
+		strategy, body = "blueGreen", r.blueGreen
+	}
+	block := " {}"
+	if body = strings.Trim(body, "\n"); body != "" {
+		block = "\n      " + strings.ReplaceAll(body, "\n", "\n      ")
 	}
 	return fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
 kind: Rollout
@@ -66,8 +72,8 @@ spec:
       - name: app
         image: registry.example/app:v1
   strategy:
-    canary:%[4]s
-`, r.name, labels, r.replicas, canary)
+    %[4]s:%[5]s
+`, r.name, labels, r.replicas, strategy, block)
 }
 
 // serviceYAML is a Service selecting app=<app>, as a canary or stable Service.
