@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -26,6 +27,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	"github.com/ramp-rollouts/ramp/internal/controller"
 )
 
@@ -126,6 +128,12 @@ func cacheOptions(o options) cache.Options {
 	for _, obj := range []client.Object{&appsv1.ReplicaSet{}, &corev1.Pod{}} {
 		opts.ByObject[obj] = cache.ByObject{Label: labels.NewSelector().Add(*hashed)}
 	}
+	// Only the Jobs of AnalysisRuns (job metric provider).
+	runJobs, err := labels.NewRequirement(job.RunLabel, selection.Exists, nil)
+	if err != nil {
+		panic(err)
+	}
+	opts.ByObject[&batchv1.Job{}] = cache.ByObject{Label: labels.NewSelector().Add(*runJobs)}
 	return opts
 }
 

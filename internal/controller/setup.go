@@ -4,7 +4,12 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/ramp-rollouts/ramp/internal/analysis"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
+	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
+	"github.com/ramp-rollouts/ramp/internal/registry"
 )
 
 // Options configure the controllers.
@@ -19,5 +24,28 @@ func Setup(mgr ctrl.Manager, o Options) error {
 		o.MaxConcurrentReconciles = 10
 	}
 	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("rollouts-controller"), Clock: clock.RealClock{}}
-	return r.SetupWithManager(mgr, o.MaxConcurrentReconciles)
+	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
+		return err
+	}
+	providers, err := Providers(mgr)
+	if err != nil {
+		return err
+	}
+	ar := &analysisrun.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader(), Providers: providers,
+		Clock: clock.RealClock{}, Evaluator: analysis.NewEvaluator()}
+	return ar.SetupWithManager(mgr, o.MaxConcurrentReconciles)
+}
+
+// Providers is the metric provider registry of this controller build. A
+// new provider is one package and one line here (see docs/extending.md).
+func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
+	reg := provider.NewRegistry()
+	for name, p := range map[string]provider.Provider{
+		"job": job.New(mgr.GetClient(), mgr.GetAPIReader()),
+	} {
+		if err := reg.Register(name, p); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
 }
