@@ -9,10 +9,7 @@ import (
 // knownUnsupported are the warnings the seed manifests get because this
 // version of Ramp cannot run them yet (plan.ValidateRollout). They apply
 // cleanly; when the controller learns the feature, the entry must go.
-var knownUnsupported = map[string]string{
-	"003-bluegreen-pre-promotion.yaml":  "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp",
-	"003-bluegreen-post-promotion.yaml": "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp",
-}
+var knownUnsupported = map[string]string{}
 
 // TestSeedManifests: every manifest extracted from the seeds lints with no
 // error. The features this version cannot run yet are still reported, as

@@ -20,10 +20,11 @@ type base struct {
 	aborted bool
 	stable  bool     // spec.template is the stable version
 	scaled  []string // ReplicaSets this pass scales, for one Event
+	a       analyses
 }
 
 func newBase(in Input) base {
-	b := base{in: in, ro: in.Rollout, n: in.Rollout.Replicas()}
+	b := base{in: in, ro: in.Rollout, n: in.Rollout.Replicas(), a: analyses{wanted: map[string]bool{}}}
 	b.s = *b.ro.Status.DeepCopy()
 	b.s.ObservedGeneration = strconv.FormatInt(b.ro.Generation, 10)
 	return b
@@ -119,8 +120,10 @@ func (r *base) abortOrRetry() bool {
 			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
 		}
 		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
-	case s.AbortedAt != nil: // retry: abort was cleared
+	case s.AbortedAt != nil: // retry: abort was cleared; analysis starts afresh
 		s.AbortedAt = nil
+		s.Canary.CurrentStepAnalysisRunStatus, s.Canary.CurrentBackgroundAnalysisRunStatus = nil, nil
+		s.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus = nil, nil
 		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
 	}
 	return true

@@ -31,11 +31,14 @@ func BlueGreen(in Input) Output {
 	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
 	r.trackRevision()
 	r.userActions()
-	if !r.aborted && !r.stable && !r.ro.Spec.Paused {
+	if !r.aborted && !r.stable && !r.ro.Spec.Paused && !r.promoted() {
 		r.promotionGate()
 	}
+	pre := r.prePromotion()
 	r.scale()
-	r.switchActive()
+	r.switchActive(pre)
+	r.postPromotion()
+	r.terminateRuns()
 	r.services()
 	r.scaleEvent()
 	r.counts()
@@ -75,6 +78,9 @@ func (r *blueGreenRun) userActions() {
 	}
 	if r.aborted {
 		s.BlueGreen.ScaleUpPreviewCheckPoint = false
+		if r.promoted() { // aborted during post-promotion analysis: live traffic back to stable
+			s.BlueGreen.ActiveSelector = s.StableRS
+		}
 	}
 	if s.PromoteFull && !r.aborted {
 		s.PauseConditions, s.ControllerPause = nil, false
@@ -84,7 +90,7 @@ func (r *blueGreenRun) userActions() {
 
 // previewSize is how many pods the new ReplicaSet runs before promotion.
 func (r *blueGreenRun) previewSize() int32 {
-	if p := r.b.PreviewReplicaCount; p != nil && !r.stable && !r.s.BlueGreen.ScaleUpPreviewCheckPoint {
+	if p := r.b.PreviewReplicaCount; p != nil && !r.stable && !r.promoted() && !r.s.BlueGreen.ScaleUpPreviewCheckPoint {
 		return min(max(*p, 0), r.n)
 	}
 	return r.n
@@ -159,7 +165,7 @@ func (r *blueGreenRun) scale() {
 	waiting := 0
 	for _, rs := range append(derefRS(r.in.Stable), r.in.Others...) {
 		switch {
-		case rs.Hash == active:
+		case rs.Hash == active || rs.Hash == r.s.StableRS: // stable differs from active only during post-promotion analysis
 			r.setScale(rs.Name, rs.Spec, r.n)
 			if rs.ScaleDownAt != nil {
 				r.clearDeadline(rs.Name)

@@ -6,21 +6,36 @@ import (
 
 // switchActive points the active Service at the new ReplicaSet once
 // promotion was decided and it is fully available at full size: live traffic
-// never moves to an under-sized ReplicaSet. The new ReplicaSet then is stable.
-func (r *blueGreenRun) switchActive() {
+// never moves to an under-sized ReplicaSet, nor before the pre-promotion
+// analysis succeeded. The new ReplicaSet then is stable, or, with
+// post-promotion analysis, once that analysis succeeded.
+func (r *blueGreenRun) switchActive(preDone bool) {
 	s, nw := &r.s, r.in.New
-	if r.stable || r.aborted || r.ro.Spec.Paused || !s.BlueGreen.ScaleUpPreviewCheckPoint {
+	if r.stable || r.aborted || r.ro.Spec.Paused || !s.BlueGreen.ScaleUpPreviewCheckPoint || !preDone {
 		return
 	}
 	if nw == nil || nw.Spec != r.n || nw.Available < r.n {
 		return
 	}
 	old := s.BlueGreen.ActiveSelector
-	s.BlueGreen.ActiveSelector, s.StableRS, s.PromoteFull = r.in.NewHash, r.in.NewHash, false
+	s.BlueGreen.ActiveSelector, s.PromoteFull = r.in.NewHash, false
 	s.BlueGreen.ScaleUpPreviewCheckPoint = false
-	r.stable = true
 	r.out.event("SwitchService", "Switched active Service %s from %s to %s", r.b.ActiveService, old, r.in.NewHash)
-	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, nw.Revision, r.in.NewHash, "Rollout is healthy")
+	if !hasAnalysis(r.b.PostPromotionAnalysis) {
+		r.completePromotion()
+	}
+}
+
+// completePromotion makes the new, active ReplicaSet stable.
+func (r *blueGreenRun) completePromotion() {
+	r.s.StableRS, r.stable = r.in.NewHash, true
+	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, "Rollout is healthy")
+}
+
+// promoted: the active Service selects the new ReplicaSet (it may not be
+// stable yet while post-promotion analysis runs).
+func (r *blueGreenRun) promoted() bool {
+	return r.s.BlueGreen.ActiveSelector == r.in.NewHash && r.s.StableRS != ""
 }
 
 // services points the active Service at the active hash (on the very first

@@ -42,9 +42,11 @@ func Canary(in Input) Output {
 	if !r.aborted && !r.stable && !r.ro.Spec.Paused {
 		r.advanceSteps()
 	}
+	r.backgroundAnalysis()
 	canarySpec, stableSpec, othersSpec := r.scale(surge, unavailable)
 	r.scaleEvent()
 	r.complete(canarySpec, stableSpec, othersSpec)
+	r.terminateRuns()
 	r.services()
 	r.restart(unavailable)
 	r.counts()
@@ -127,6 +129,8 @@ func (r *canaryRun) advanceSteps() {
 			done = r.atTarget(r.canaryTarget(idx))
 		case st.Pause != nil:
 			done = r.pause(st.Pause)
+		case st.Analysis != nil:
+			done = r.stepAnalysis(idx, st.Analysis)
 		}
 		if !done {
 			break
@@ -219,6 +223,8 @@ func describeStep(st rampv1.CanaryStep) string {
 		return "pause"
 	case st.SetCanaryScale != nil:
 		return "setCanaryScale"
+	case st.Analysis != nil:
+		return "analysis"
 	}
 	return "step"
 }

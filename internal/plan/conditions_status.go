@@ -42,7 +42,7 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 	switch {
 	case r.aborted:
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionFalse, rampv1.RolloutReasonAborted,
-			fmt.Sprintf(rampv1.RolloutMessageAborted, rev), now, false)
+			r.abortMessage(rev), now, false)
 	case paused:
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionUnknown, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, now, false)
 	case healthy:
@@ -92,7 +92,7 @@ func (r *base) phase(healthy bool) {
 	prog := findCondition(s, rampv1.RolloutProgressing)
 	switch {
 	case r.aborted:
-		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", rampv1.RolloutReasonAborted, fmt.Sprintf(rampv1.RolloutMessageAborted, r.revision()))
+		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", rampv1.RolloutReasonAborted, r.abortMessage(r.revision()))
 	case prog != nil && prog.Reason == rampv1.RolloutReasonProgressDeadlineExceeded:
 		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", prog.Reason, prog.Message)
 	case r.ro.Spec.Paused:
@@ -141,4 +141,14 @@ func selectorString(ro *rampv1.Rollout, hash string) string {
 
 func int32PtrEqual(a, b *int32) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// abortMessage is "Rollout aborted update to revision N", followed by the
+// verdict of the AnalysisRun that aborted it, if one did.
+func (r *base) abortMessage(rev int64) string {
+	msg := fmt.Sprintf(rampv1.RolloutMessageAborted, rev)
+	if d := r.abortDetail(); d != "" {
+		msg += ": " + d
+	}
+	return msg
 }

@@ -37,6 +37,8 @@ type Input struct {
 	PodsToRestart int32
 	// PodsAvailable counts the Rollout's ready pods that are not terminating.
 	PodsAvailable int32
+	// Runs are the AnalysisRuns the Rollout owns, by name.
+	Runs map[string]Run
 	// Now is the current time; plans never read the clock themselves.
 	Now time.Time
 }
@@ -64,7 +66,13 @@ type Output struct {
 	ScaleDownAt map[string]*time.Time
 	// DeletePods is how many pods older than spec.restartAt may be deleted now.
 	DeletePods int32
-	Status     rampv1.RolloutStatus
+	// StartRuns are AnalysisRuns to create now; the reconciler records the
+	// name of each in the status field of its type (the plan leaves it
+	// empty).
+	StartRuns []RunStart
+	// TerminateRuns are AnalysisRuns to stop (spec.terminate: true).
+	TerminateRuns []string
+	Status        rampv1.RolloutStatus
 	Events     []Event
 	// RequeueAfter is when the plan must run again even if nothing changes
 	// (a timed pause, the progress deadline, a restart time); 0 = never.

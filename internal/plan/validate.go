@@ -51,16 +51,13 @@ func ValidateStrategy(ro *rampv1.Rollout) string {
 }
 
 // ValidateSupported reports a feature the spec asks for that this version
-// of the controller cannot provide yet (background analysis, traffic
-// routing): the controller refuses to run such a rollout rather than run it
+// of the controller cannot provide yet (traffic routing): the controller refuses to run such a rollout rather than run it
 // without the safety gate or routing it asked for. Lint leaves these out, as
 // they are limits of this version, not mistakes in the manifest.
 func ValidateSupported(ro *rampv1.Rollout) string {
 	c := ro.Spec.Strategy.Canary
 	switch {
 	case c == nil:
-	case c.Analysis != nil:
-		return "spec.strategy.canary.analysis: background analysis is not supported by this version of Ramp"
 	case c.TrafficRouting != nil:
 		return "spec.strategy.canary.trafficRouting: traffic routing is not supported by this version of Ramp"
 	}
@@ -73,11 +70,21 @@ func ValidateSteps(ro *rampv1.Rollout) string {
 	return first(stepProblems(ro))
 }
 
-// strategyProblems lists every step and hook problem, steps first.
+// strategyProblems lists every step problem, then analysis without a
+// template.
 func strategyProblems(ro *rampv1.Rollout) []string {
 	out := stepProblems(ro)
-	if b := ro.Spec.Strategy.BlueGreen; b != nil && (b.PrePromotionAnalysis != nil || b.PostPromotionAnalysis != nil) {
-		out = append(out, "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp")
+	none := func(path string, a *rampv1.RolloutAnalysis) {
+		if a != nil && len(a.Templates) == 0 {
+			out = append(out, path+".templates: at least one template is required")
+		}
+	}
+	if c := ro.Spec.Strategy.Canary; c != nil && c.Analysis != nil {
+		none("spec.strategy.canary.analysis", &c.Analysis.RolloutAnalysis)
+	}
+	if b := ro.Spec.Strategy.BlueGreen; b != nil {
+		none("spec.strategy.blueGreen.prePromotionAnalysis", b.PrePromotionAnalysis)
+		none("spec.strategy.blueGreen.postPromotionAnalysis", b.PostPromotionAnalysis)
 	}
 	return out
 }
@@ -102,8 +109,10 @@ func stepProblems(ro *rampv1.Rollout) []string {
 			} else {
 				out = append(out, path+": header and mirror routes are not supported by this version of Ramp")
 			}
-		case s.Analysis != nil, s.Experiment != nil, s.Plugin != nil:
-			out = append(out, path+": analysis, experiment and plugin steps are not supported by this version of Ramp")
+		case s.Analysis != nil && len(s.Analysis.Templates) == 0:
+			out = append(out, path+".analysis.templates: at least one template is required")
+		case s.Experiment != nil, s.Plugin != nil:
+			out = append(out, path+": experiment and plugin steps are not supported by this version of Ramp")
 		}
 	}
 	return out

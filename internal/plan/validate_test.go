@@ -47,7 +47,7 @@ func TestValidateRollout(t *testing.T) {
 			"spec.template: required",
 			`spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`,
 			"spec.strategy.canary.steps[2]: setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting",
-			"spec.strategy.canary.steps[3]: analysis, experiment and plugin steps are not supported by this version of Ramp",
+			"spec.strategy.canary.steps[3].analysis.templates: at least one template is required",
 		}, first: "spec.template: required",
 			second: `spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`},
 		{name: "header route with a router", edit: func(ro *rampv1.Rollout) {
@@ -57,8 +57,8 @@ func TestValidateRollout(t *testing.T) {
 			second: "spec.strategy.canary.steps[0]: header and mirror routes are not supported by this version of Ramp"},
 		{name: "blue-green analysis", edit: func(ro *rampv1.Rollout) {
 			ro.Spec.Strategy = rampv1.RolloutStrategy{BlueGreen: &rampv1.BlueGreenStrategy{ActiveService: "a", PostPromotionAnalysis: &rampv1.RolloutAnalysis{}}}
-		}, want: []string{"spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp"},
-			second: "spec.strategy.blueGreen: prePromotionAnalysis and postPromotionAnalysis are not supported by this version of Ramp"},
+		}, want: []string{"spec.strategy.blueGreen.postPromotionAnalysis.templates: at least one template is required"},
+			second: "spec.strategy.blueGreen.postPromotionAnalysis.templates: at least one template is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ro := valid()

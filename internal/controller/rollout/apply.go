@@ -53,6 +53,21 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 	return r.cleanupHistory(ctx, ro, w)
 }
 
+// applyRuns creates and stops AnalysisRuns as planned and trims their
+// history; the names of the created runs go into out.Status.
+func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
+	if w.invalid != "" {
+		return nil
+	}
+	if err := r.startRuns(ctx, ro, w, out); err != nil {
+		return err
+	}
+	if err := r.terminateRuns(ctx, w.runs, out.TerminateRuns); err != nil {
+		return err
+	}
+	return r.cleanupRuns(ctx, ro, w.runs, out.Status)
+}
+
 // changedReplicaSets lists the ReplicaSets the plan scales or annotates.
 func changedReplicaSets(out plan.Output) []string {
 	seen := map[string]bool{}
@@ -136,6 +151,14 @@ func (r *Reconciler) patchStatus(ctx context.Context, ro *rampv1.Rollout, status
 func (r *Reconciler) cacheBehind(ro *rampv1.Rollout, w *world, now time.Time) bool {
 	if r.expect.pendingCreate(ro.UID, func(name string) bool { return w.byName(name) != nil }, now) {
 		return true
+	}
+	if r.expect.pendingCreate(runKey(ro.UID), func(name string) bool { return w.run(name) != nil }, now) {
+		return true
+	}
+	for _, ar := range w.runs {
+		if r.expect.stale(ar.UID, ar.ResourceVersion, now) {
+			return true
+		}
 	}
 	for _, rs := range w.all() {
 		if r.expect.stale(rs.UID, rs.ResourceVersion, now) {

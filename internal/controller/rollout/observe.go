@@ -43,6 +43,7 @@ type world struct {
 	collision bool
 	restart   []*corev1.Pod // pods created before spec.restartAt, oldest first
 	podsReady int32
+	runs      []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
 }
 
 func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
@@ -92,6 +93,9 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 			return nil, err
 		}
 	}
+	if w.runs, err = r.ownedRuns(ctx, ro); err != nil {
+		return nil, err
+	}
 	if w.invalid = r.validateRefs(ctx, ro); w.invalid != "" {
 		return w, nil
 	}
@@ -138,7 +142,7 @@ func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) strin
 			}
 		}
 	}
-	return ""
+	return r.validateAnalysis(ctx, ro)
 }
 
 // observePods counts ready pods and lists those a pending restart replaces.
@@ -181,7 +185,7 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 
 func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
-		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady}
+		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs)}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)
 	}
@@ -262,4 +266,13 @@ func podReady(p *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+func (w *world) run(name string) *rampv1.AnalysisRun {
+	for _, ar := range w.runs {
+		if ar.Name == name {
+			return ar
+		}
+	}
+	return nil
 }

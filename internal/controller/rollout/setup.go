@@ -18,6 +18,10 @@ import (
 // serviceIndex indexes Rollouts by the Services their strategy names.
 const serviceIndex = ".spec.strategy.services"
 
+// templateIndex indexes Rollouts by the analysis templates they reference
+// (name, or "cluster/<name>" for a ClusterAnalysisTemplate).
+const templateIndex = ".spec.strategy.analysisTemplates"
+
 // SetupWithManager registers the reconciler, its indexes and its watches:
 // Rollouts, the ReplicaSets they own, and the Services they name (so that
 // creating a missing Service recovers an InvalidSpec Rollout at once).
@@ -32,22 +36,51 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	}); err != nil {
 		return err
 	}
+	if err := idx.IndexField(ctx, &rampv1.AnalysisRun{}, ownerIndex, func(o client.Object) []string {
+		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
+			return []string{string(ref.UID)}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
 	if err := idx.IndexField(ctx, &rampv1.Rollout{}, serviceIndex, func(o client.Object) []string {
 		return serviceNames(o.(*rampv1.Rollout))
+	}); err != nil {
+		return err
+	}
+	if err := idx.IndexField(ctx, &rampv1.Rollout{}, templateIndex, func(o client.Object) []string {
+		return templateKeys(o.(*rampv1.Rollout))
 	}); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&rampv1.Rollout{}).
 		Owns(&appsv1.ReplicaSet{}).
+		Owns(&rampv1.AnalysisRun{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForService)).
+		Watches(&rampv1.AnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
+		Watches(&rampv1.ClusterAnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 		Complete(r)
 }
 
 func (r *Reconciler) rolloutsForService(ctx context.Context, svc client.Object) []reconcile.Request {
+	return r.rolloutsBy(ctx, svc.GetNamespace(), serviceIndex, svc.GetName())
+}
+
+// rolloutsForTemplate enqueues the Rollouts that reference an
+// (Cluster)AnalysisTemplate, so that creating a missing one recovers them.
+func (r *Reconciler) rolloutsForTemplate(ctx context.Context, t client.Object) []reconcile.Request {
+	if _, cluster := t.(*rampv1.ClusterAnalysisTemplate); cluster {
+		return r.rolloutsBy(ctx, "", templateIndex, "cluster/"+t.GetName())
+	}
+	return r.rolloutsBy(ctx, t.GetNamespace(), templateIndex, t.GetName())
+}
+
+func (r *Reconciler) rolloutsBy(ctx context.Context, ns, index, value string) []reconcile.Request {
 	var list rampv1.RolloutList
-	if err := r.Client.List(ctx, &list, client.InNamespace(svc.GetNamespace()), client.MatchingFields{serviceIndex: svc.GetName()}); err != nil {
+	if err := r.Client.List(ctx, &list, client.InNamespace(ns), client.MatchingFields{index: value}); err != nil {
 		return nil
 	}
 	reqs := make([]reconcile.Request, 0, len(list.Items))
@@ -74,4 +107,33 @@ func serviceNames(ro *rampv1.Rollout) []string {
 		}
 	}
 	return names
+}
+
+func templateKeys(ro *rampv1.Rollout) []string {
+	var as []*rampv1.RolloutAnalysis
+	if c := ro.Spec.Strategy.Canary; c != nil {
+		if c.Analysis != nil {
+			as = append(as, &c.Analysis.RolloutAnalysis)
+		}
+		for _, st := range c.Steps {
+			as = append(as, st.Analysis)
+		}
+	}
+	if b := ro.Spec.Strategy.BlueGreen; b != nil {
+		as = append(as, b.PrePromotionAnalysis, b.PostPromotionAnalysis)
+	}
+	var keys []string
+	for _, a := range as {
+		if a == nil {
+			continue
+		}
+		for _, t := range a.Templates {
+			if t.ClusterScope {
+				keys = append(keys, "cluster/"+t.TemplateName)
+			} else {
+				keys = append(keys, t.TemplateName)
+			}
+		}
+	}
+	return keys
 }

@@ -1,0 +1,205 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
+)
+
+// ownedRuns lists the AnalysisRuns the Rollout controls, from the cache.
+func (r *Reconciler) ownedRuns(ctx context.Context, ro *rampv1.Rollout) ([]*rampv1.AnalysisRun, error) {
+	var list rampv1.AnalysisRunList
+	if err := r.Client.List(ctx, &list, client.InNamespace(ro.Namespace), client.MatchingFields{ownerIndex: string(ro.UID)}); err != nil {
+		return nil, fmt.Errorf("list analysisruns of rollout %s/%s: %w", ro.Namespace, ro.Name, err)
+	}
+	runs := make([]*rampv1.AnalysisRun, 0, len(list.Items))
+	for i := range list.Items {
+		runs = append(runs, &list.Items[i])
+	}
+	return runs, nil
+}
+
+func toPlanRuns(runs []*rampv1.AnalysisRun) map[string]plan.Run {
+	out := make(map[string]plan.Run, len(runs))
+	for _, ar := range runs {
+		run := plan.Run{Name: ar.Name, Type: plan.RunType(ar.Labels[RunTypeLabel]), Hash: ar.Labels[HashLabel],
+			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate}
+		if v, err := strconv.ParseInt(ar.Labels[RunStepIndexLabel], 10, 32); err == nil {
+			step := int32(v)
+			run.StepIndex = &step
+		}
+		out[ar.Name] = run
+	}
+	return out
+}
+
+// validateAnalysis builds every run spec the Rollout may need, so a missing
+// template or argument is InvalidSpec before anything runs.
+func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) string {
+	type use struct {
+		field string
+		a     rampv1.RolloutAnalysis
+	}
+	var uses []use
+	if c := ro.Spec.Strategy.Canary; c != nil {
+		if c.Analysis != nil {
+			uses = append(uses, use{"spec.strategy.canary.analysis", c.Analysis.RolloutAnalysis})
+		}
+		for i, st := range c.Steps {
+			if st.Analysis != nil {
+				uses = append(uses, use{fmt.Sprintf("spec.strategy.canary.steps[%d].analysis", i), *st.Analysis})
+			}
+		}
+	}
+	if b := ro.Spec.Strategy.BlueGreen; b != nil {
+		if b.PrePromotionAnalysis != nil {
+			uses = append(uses, use{"spec.strategy.blueGreen.prePromotionAnalysis", *b.PrePromotionAnalysis})
+		}
+		if b.PostPromotionAnalysis != nil {
+			uses = append(uses, use{"spec.strategy.blueGreen.postPromotionAnalysis", *b.PostPromotionAnalysis})
+		}
+	}
+	for _, u := range uses {
+		if _, err := r.runSpec(ctx, ro, "", u.a, u.field); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
+
+// startRuns creates the runs the plan asks for and records their names in
+// the status it will write.
+func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
+	for _, start := range out.StartRuns {
+		spec, err := r.runSpec(ctx, ro, w.hash, start.Analysis, "analysis")
+		if err != nil {
+			return fmt.Errorf("rollout %s/%s: %w", ro.Namespace, ro.Name, err)
+		}
+		name, err := r.createRun(ctx, newRun(ro, w.hash, w.revision, start, spec))
+		if err != nil {
+			return err
+		}
+		r.expect.createdRS(runKey(ro.UID), name, r.Clock.Now())
+		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
+		s := &out.Status
+		switch start.Type {
+		case plan.RunStep:
+			s.Canary.CurrentStepAnalysisRunStatus = ref
+		case plan.RunBackground:
+			s.Canary.CurrentBackgroundAnalysisRunStatus = ref
+		case plan.RunPrePromotion:
+			s.BlueGreen.PrePromotionAnalysisRunStatus = ref
+		case plan.RunPostPromotion:
+			s.BlueGreen.PostPromotionAnalysisRunStatus = ref
+		}
+	}
+	return nil
+}
+
+// createRun creates ar; when its name is taken by a run of the same role
+// that is still running (ours, created by a pass whose status write did not
+// land), that run is reused; otherwise ".1", ".2", ... is appended (a retry).
+func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (string, error) {
+	base := ar.Name
+	for n := 0; n < 100; n++ {
+		if n > 0 {
+			ar.Name = fmt.Sprintf("%s.%d", base, n)
+		}
+		err := r.Client.Create(ctx, ar)
+		if err == nil {
+			return ar.Name, nil
+		}
+		if !apierrors.IsAlreadyExists(err) {
+			return "", fmt.Errorf("create analysisrun %s: %w", ar.Name, err)
+		}
+		var old rampv1.AnalysisRun
+		if err := r.Client.Get(ctx, client.ObjectKeyFromObject(ar), &old); err == nil && sameRole(&old, ar) &&
+			!old.Status.Phase.Completed() && !old.Spec.Terminate {
+			return old.Name, nil
+		}
+	}
+	return "", fmt.Errorf("create analysisrun %s: 100 names taken", base)
+}
+
+func sameRole(a, b *rampv1.AnalysisRun) bool {
+	for _, k := range []string{HashLabel, RunTypeLabel, RunStepIndexLabel} {
+		if a.Labels[k] != b.Labels[k] {
+			return false
+		}
+	}
+	ca, cb := a.OwnerReferences, b.OwnerReferences
+	return len(ca) > 0 && len(cb) > 0 && ca[0].UID == cb[0].UID
+}
+
+// terminateRuns sets spec.terminate on the runs the plan stops.
+func (r *Reconciler) terminateRuns(ctx context.Context, runs []*rampv1.AnalysisRun, names []string) error {
+	for _, name := range names {
+		for _, ar := range runs {
+			if ar.Name != name {
+				continue
+			}
+			rv := ar.ResourceVersion
+			patch := client.MergeFrom(ar.DeepCopy())
+			ar.Spec.Terminate = true
+			if err := r.Client.Patch(ctx, ar, patch); client.IgnoreNotFound(err) != nil {
+				return fmt.Errorf("terminate analysisrun %s: %w", name, err)
+			}
+			r.expect.wrote(ar.UID, rv, r.Clock.Now())
+		}
+	}
+	return nil
+}
+
+// cleanupRuns deletes completed runs beyond spec.analysis's history limits
+// (successful and unsuccessful counted apart, oldest first), never a run the
+// status refers to.
+func (r *Reconciler) cleanupRuns(ctx context.Context, ro *rampv1.Rollout, runs []*rampv1.AnalysisRun, status rampv1.RolloutStatus) error {
+	keep := map[string]bool{}
+	for _, ref := range []*rampv1.RolloutAnalysisRunStatus{status.Canary.CurrentStepAnalysisRunStatus,
+		status.Canary.CurrentBackgroundAnalysisRunStatus, status.BlueGreen.PrePromotionAnalysisRunStatus,
+		status.BlueGreen.PostPromotionAnalysisRunStatus} {
+		if ref != nil {
+			keep[ref.Name] = true
+		}
+	}
+	var ok, bad []*rampv1.AnalysisRun
+	for _, ar := range runs {
+		switch {
+		case keep[ar.Name] || !ar.Status.Phase.Completed() || ar.DeletionTimestamp != nil:
+		case ar.Status.Phase == rampv1.AnalysisPhaseSuccessful:
+			ok = append(ok, ar)
+		default:
+			bad = append(bad, ar)
+		}
+	}
+	okLimit, badLimit := ro.SuccessfulRunHistoryLimit(), ro.UnsuccessfulRunHistoryLimit()
+	for _, set := range []struct {
+		runs  []*rampv1.AnalysisRun
+		limit int32
+	}{{ok, okLimit}, {bad, badLimit}} {
+		extra := len(set.runs) - int(max(set.limit, 0))
+		if extra <= 0 {
+			continue
+		}
+		sort.Slice(set.runs, func(i, j int) bool {
+			return set.runs[i].CreationTimestamp.Before(&set.runs[j].CreationTimestamp)
+		})
+		for _, ar := range set.runs[:extra] {
+			if err := r.Client.Delete(ctx, ar, client.Preconditions{UID: &ar.UID}); client.IgnoreNotFound(err) != nil {
+				return fmt.Errorf("delete old analysisrun %s: %w", ar.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// runKey is the expectations key of the run a Rollout just created.
+func runKey(uid types.UID) types.UID { return uid + "/analysisrun" }
