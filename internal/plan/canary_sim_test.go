@@ -25,6 +25,7 @@ type sim struct {
 	last string
 	rev  int64
 	plan func(Input) Output
+	runs map[string]Run // AnalysisRuns, by name
 }
 
 func newSim(t *testing.T, replicas int32, steps ...rampv1.CanaryStep) *sim {
@@ -54,7 +55,7 @@ func (s *sim) run(hash string, limit time.Duration) {
 }
 
 func (s *sim) input(hash string) Input {
-	in := Input{Rollout: s.ro, NewHash: hash, Now: s.now}
+	in := Input{Rollout: s.ro, NewHash: hash, Now: s.now, Runs: s.runs}
 	for h, rs := range s.rs {
 		switch {
 		case h == hash:
@@ -94,6 +95,7 @@ func (s *sim) apply(hash string, out Output) bool {
 			}
 		}
 	}
+	changed = s.applyRuns(hash, &out) || changed
 	for _, e := range out.Events {
 		if e.Reason != rampv1.RolloutReasonScalingReplicaSet {
 			s.log = append(s.log, fmt.Sprintf("%6.2fs event %s", s.elapsed(), e.Reason))
@@ -151,3 +153,52 @@ func pauseFor(d string) rampv1.CanaryStep {
 	return rampv1.CanaryStep{Pause: &rampv1.RolloutPause{Duration: &v}}
 }
 func pauseForever() rampv1.CanaryStep { return rampv1.CanaryStep{Pause: &rampv1.RolloutPause{}} }
+
+// applyRuns creates and terminates AnalysisRuns as the reconciler and the
+// AnalysisRun controller would: a new run is Running, a terminated one
+// Successful.
+func (s *sim) applyRuns(hash string, out *Output) bool {
+	if s.runs == nil {
+		s.runs = map[string]Run{}
+	}
+	for _, st := range out.StartRuns {
+		name := fmt.Sprintf("web-%s-%s", hash, st.Type)
+		if st.StepIndex != nil {
+			name += fmt.Sprint(*st.StepIndex)
+		}
+		for n := 1; s.runs[name].Name != ""; n++ {
+			name = fmt.Sprintf("%s.%d", strings.Split(name, ".")[0], n)
+		}
+		s.runs[name] = Run{Name: name, Type: st.Type, Hash: hash, StepIndex: st.StepIndex, Phase: rampv1.AnalysisPhaseRunning}
+		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
+		switch st.Type {
+		case RunStep:
+			out.Status.Canary.CurrentStepAnalysisRunStatus = ref
+		case RunBackground:
+			out.Status.Canary.CurrentBackgroundAnalysisRunStatus = ref
+		case RunPrePromotion:
+			out.Status.BlueGreen.PrePromotionAnalysisRunStatus = ref
+		case RunPostPromotion:
+			out.Status.BlueGreen.PostPromotionAnalysisRunStatus = ref
+		}
+		s.log = append(s.log, fmt.Sprintf("%6.2fs run %s started", s.elapsed(), name))
+	}
+	for _, name := range out.TerminateRuns {
+		run := s.runs[name]
+		run.Terminating, run.Phase = true, rampv1.AnalysisPhaseSuccessful
+		s.runs[name] = run
+		s.log = append(s.log, fmt.Sprintf("%6.2fs run %s terminated", s.elapsed(), name))
+	}
+	return len(out.StartRuns)+len(out.TerminateRuns) > 0
+}
+
+// finish ends a run with phase and message, as its controller would.
+func (s *sim) finish(name string, phase rampv1.AnalysisPhase, msg string) {
+	s.t.Helper()
+	run, ok := s.runs[name]
+	if !ok {
+		s.t.Fatalf("no run %s (have %v)", name, s.runs)
+	}
+	run.Phase, run.Message = phase, msg
+	s.runs[name] = run
+}
