@@ -19,7 +19,7 @@ import (
 const maxCachedConditions = 4096
 
 // conditionEnv is the environment of a condition: the measured value is
-// "result" (a float64, a []any for a Prometheus vector, a map or any JSON
+// "result" (a float64, a []float64 for a Prometheus vector, a map or any JSON
 // value for a web metric, nil for an empty result). The helpers are
 // registered with expr.Function (see helpers.go).
 type conditionEnv struct {

@@ -7,6 +7,8 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/web"
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/registry"
@@ -41,7 +43,9 @@ func Setup(mgr ctrl.Manager, o Options) error {
 func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
 	reg := provider.NewRegistry()
 	for name, p := range map[string]provider.Provider{
-		"job": job.New(mgr.GetClient(), mgr.GetAPIReader()),
+		"job":        job.New(mgr.GetClient(), mgr.GetAPIReader()),
+		"prometheus": prometheus.New(),
+		"web":        web.New(),
 	} {
 		if err := reg.Register(name, p); err != nil {
 			return nil, err
