@@ -2,9 +2,34 @@
 # make test: unit tests, then the end-to-end suite on its own local control
 # plane (.ramp-test, ports 17400+), stopped at the end unless RAMP_KEEP_CLUSTER=1.
 # RAMP_TEST_STATE / RAMP_TEST_PORT_BASE move it (e.g. to run two checkouts at once).
+# Installs Debian's prometheus first if it is missing (as root; its daemon is not started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
+
+# The analysis e2e tests run a real Prometheus (they start and stop their own
+# on free loopback ports); fresh CI machines get Debian's package.
+ensure_prometheus() {
+  if command -v prometheus >/dev/null; then return 0; fi
+  if [ "$(id -u)" != 0 ]; then
+    echo "prometheus is not installed (the e2e tests need it) and this is not root:" \
+      "install it (apt-get install prometheus) or put a prometheus binary on PATH" >&2
+    return 1
+  fi
+  echo "== installing prometheus (apt)" >&2
+  # The package starts a daemon on :9090 through invoke-rc.d/deb-systemd-invoke
+  # unless /usr/sbin/policy-rc.d forbids it (exit 101): install one for the
+  # duration of the install, setting any existing policy aside.
+  local policy=/usr/sbin/policy-rc.d rc=0
+  if [ -e "$policy" ]; then mv "$policy" "$policy.ramp-saved"; fi
+  printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy"
+  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus; } >&2 || rc=$?
+  rm -f "$policy"
+  if [ -e "$policy.ramp-saved" ]; then mv "$policy.ramp-saved" "$policy"; fi
+  return "$rc"
+}
+ensure_prometheus
+prometheus=$(command -v prometheus)
 
 echo "== generated code" >&2
 hack/verify-generated.sh
@@ -15,6 +40,7 @@ go test -count=1 ./...
 
 echo "== end-to-end tests on the local control plane" >&2
 export RAMP_STATE=${RAMP_TEST_STATE:-.ramp-test} RAMP_PORT_BASE=${RAMP_TEST_PORT_BASE:-17400}
+case $RAMP_STATE in /*) ;; *) RAMP_STATE=$PWD/$RAMP_STATE ;; esac # absolute for the tests' env
 export RAMP_HPA_SYNC=2s RAMP_START_CONTROLLER=0
 if [ "${RAMP_KEEP_CLUSTER:-0}" != 1 ]; then
   trap 'bin/ramp-cluster down --state "$RAMP_STATE/cluster"' EXIT
@@ -24,15 +50,17 @@ hack/up.sh
 t0=$(date +%s%N); hack/up.sh 2>/dev/null
 echo "measured: second up on a running control plane took $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
 go build -o bin/ramp ./cmd/ramp
-RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
-RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
+RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig \
+RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
 RAMP_CLI_BIN=$PWD/bin/ramp \
+RAMP_PROMETHEUS=$prometheus \
   go test -tags e2e -count=1 -parallel 8 -timeout 20m ./test/e2e/... "$@"
 
 echo "== benchmarks (figures, not assertions)" >&2
-RAMP_E2E_KUBECONFIG=$PWD/$RAMP_STATE/kubeconfig \
-RAMP_KUBECTL=$PWD/$RAMP_STATE/bin/kubectl \
+RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig \
+RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
+RAMP_PROMETHEUS=$prometheus \
   go test -tags e2e -count=1 -run '^$' -bench . -benchtime 1x -timeout 10m ./test/e2e/...
 echo "make test finished in $((SECONDS - start))s" >&2

@@ -65,6 +65,7 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer env.controller.stop()
+	defer stopPrometheus()
 	return m.Run()
 }
 

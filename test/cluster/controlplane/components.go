@@ -78,7 +78,7 @@ func (c Config) components() []component {
 			"--tls-cert-file=" + c.pki("kubelet.crt"), "--tls-private-key-file=" + c.pki("kubelet.key"),
 			fmt.Sprintf("--server-address=127.0.0.1:%d", c.kubelet()), // serves the kubelet API (TLS) on loopback
 			"--cidr=10.244.0.0/16", "--node-lease-duration-seconds=40",
-			"--config=" + filepath.Join(c.StateDir, "kwok.yaml"),
+			"--config=" + c.kwokConfig(),
 		}},
 		{"metrics-server", []int{c.metricsServer()}, []string{
 			"--kubeconfig=" + kc, "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
@@ -90,3 +90,14 @@ func (c Config) components() []component {
 		}},
 	}
 }
+
+// inputs lists the files a component reads only when it starts: a change to
+// their content restarts it on the next Up, like a change to its arguments.
+func (c Config) inputs(name string) []string {
+	if name == "kwok" {
+		return []string{c.kwokConfig()}
+	}
+	return nil
+}
+
+func (c Config) kwokConfig() string { return filepath.Join(c.StateDir, "kwok.yaml") }

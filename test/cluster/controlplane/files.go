@@ -64,15 +64,18 @@ current-context: ramp-local
 }
 
 // writeKwokConfig writes kwok's configuration: pod resource usage taken from
-// the kwok.x-k8s.io/usage-{cpu,memory} pod annotations, and one Metric per
-// node serving the kubelet's /metrics/resource endpoint for metrics-server.
+// the kwok.x-k8s.io/usage-{cpu,memory} pod annotations, one Metric per node
+// serving the kubelet's /metrics/resource endpoint for metrics-server, and
+// the pod lifecycle (podStages: Job pods succeed or fail on request). kwok
+// reads it only at start; Up restarts kwok when its content changes.
 func (c Config) writeKwokConfig() error {
 	var b strings.Builder
 	b.WriteString(usageFromAnnotation)
 	for i := 0; i < c.Nodes; i++ {
 		fmt.Fprintf(&b, resourceMetric, nodeName(i))
 	}
-	return os.WriteFile(c.StateDir+"/kwok.yaml", []byte(b.String()), 0o644)
+	b.WriteString(podStages)
+	return os.WriteFile(c.kwokConfig(), []byte(b.String()), 0o644)
 }
 
 func nodeName(i int) string { return fmt.Sprintf("kwok-node-%d", i) }

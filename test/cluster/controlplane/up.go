@@ -34,7 +34,8 @@ func Up(ctx context.Context, c Config, out io.Writer) error {
 	}
 	procs := proc.Dir(c.StateDir)
 	for _, comp := range c.components() {
-		if procs.Current(comp.name, c.bin(comp.name), comp.args...) {
+		cmd := proc.Cmd{Bin: c.bin(comp.name), Args: comp.args, Inputs: c.inputs(comp.name)}
+		if procs.CurrentCmd(comp.name, cmd) {
 			continue
 		}
 		// Ours but with an outdated command line: stop it before checking ports.
@@ -45,7 +46,7 @@ func Up(ctx context.Context, c Config, out io.Writer) error {
 			return fmt.Errorf("cannot start %s: %w (another control plane on these ports? use another --port-base)", comp.name, err)
 		}
 		fmt.Fprintf(out, "starting %s\n", comp.name)
-		if err := procs.Start(comp.name, c.bin(comp.name), comp.args...); err != nil {
+		if err := procs.StartCmd(comp.name, cmd); err != nil {
 			return err
 		}
 		if err := c.waitHealthy(ctx, comp.name, func() bool { return procs.Running(comp.name) }); err != nil {

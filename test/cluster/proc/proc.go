@@ -31,20 +31,49 @@ func (d Dir) Running(name string) bool {
 	return err == nil && alive(pid, bin)
 }
 
+// Cmd identifies a started process: its binary, its arguments and the
+// files it reads only when it starts (a configuration file). Changing any of
+// them, including the content of an input file, makes the process outdated.
+type Cmd struct {
+	Bin    string
+	Args   []string
+	Inputs []string
+}
+
 // Current reports whether the named process is running with exactly this
 // command line (so a changed configuration is noticed).
 func (d Dir) Current(name, bin string, args ...string) bool {
+	return d.CurrentCmd(name, Cmd{Bin: bin, Args: args})
+}
+
+// CurrentCmd reports whether the named process is running as cmd, with its
+// input files unchanged since it started.
+func (d Dir) CurrentCmd(name string, cmd Cmd) bool {
 	pid, runBin, sum, err := d.read(name)
-	abs, _ := filepath.Abs(bin)
-	return err == nil && alive(pid, runBin) && runBin == abs && sum == argsSum(args)
+	if err != nil || !alive(pid, runBin) {
+		return false
+	}
+	abs, _ := filepath.Abs(cmd.Bin)
+	want, err := cmd.sum()
+	return err == nil && runBin == abs && sum == want
 }
 
 // Start launches bin with args in its own session, logging to Log(name).
 // It does nothing if the process already runs with this command line, and
 // restarts it if it runs with another one.
 func (d Dir) Start(name, bin string, args ...string) error {
-	if d.Current(name, bin, args...) {
+	return d.StartCmd(name, Cmd{Bin: bin, Args: args})
+}
+
+// StartCmd is Start for a Cmd: it also restarts the process when one of its
+// input files changed.
+func (d Dir) StartCmd(name string, c Cmd) error {
+	if d.CurrentCmd(name, c) {
 		return nil
+	}
+	sum, err := c.sum()
+	if err != nil {
+		return fmt.Errorf("start %s: %w", name, err)
 	}
 	if err := d.Stop(name, 10*time.Second); err != nil {
 		return err
@@ -54,7 +83,7 @@ func (d Dir) Start(name, bin string, args ...string) error {
 			return err
 		}
 	}
-	abs, err := filepath.Abs(bin)
+	abs, err := filepath.Abs(c.Bin)
 	if err != nil {
 		return err
 	}
@@ -63,14 +92,14 @@ func (d Dir) Start(name, bin string, args ...string) error {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(abs, args...)
+	cmd := exec.Command(abs, c.Args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", name, err)
 	}
 	go func() { _ = cmd.Wait() }() // reap if the caller stays alive
-	return os.WriteFile(d.pidFile(name), []byte(fmt.Sprintf("%d %s %s\n", cmd.Process.Pid, abs, argsSum(args))), 0o644)
+	return os.WriteFile(d.pidFile(name), []byte(fmt.Sprintf("%d %s %s\n", cmd.Process.Pid, abs, sum)), 0o644)
 }
 
 // Stop terminates the named process (SIGTERM, then SIGKILL after grace).
@@ -121,9 +150,21 @@ func (d Dir) read(name string) (pid int, bin, sum string, err error) {
 	return pid, f[1], f[2], err
 }
 
-func argsSum(args []string) string {
-	h := sha256.Sum256([]byte(strings.Join(args, "\x00")))
-	return hex.EncodeToString(h[:8])
+// sum hashes the arguments and, in order, each input file's name and
+// content. Without inputs it is the hash of the arguments alone, as recorded
+// by earlier versions, so adding inputs to one process restarts only that one.
+func (c Cmd) sum() (string, error) {
+	h := sha256.New()
+	h.Write([]byte(strings.Join(c.Args, "\x00")))
+	for _, f := range c.Inputs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("input file: %w", err)
+		}
+		fmt.Fprintf(h, "\x00\x00%s\x00%d\x00", f, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
 
 // alive checks the pid exists, is not a zombie, and runs bin.

@@ -91,3 +91,45 @@ func TestStopIgnoresReusedPid(t *testing.T) {
 		t.Errorf("unrelated process was stopped: %v", err)
 	}
 }
+
+// A process that reads a file only at start is outdated once the file
+// changes, and StartCmd restarts it; without inputs the recorded sum is the
+// one Start has always written, so existing processes are not restarted.
+func TestInputFileChangeRestarts(t *testing.T) {
+	d := Dir(t.TempDir())
+	conf := filepath.Join(t.TempDir(), "conf.yaml")
+	if err := os.WriteFile(conf, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := Cmd{Bin: sleepBinary(t), Args: []string{"300"}, Inputs: []string{conf}}
+	if err := d.StartCmd("nap", cmd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Stop("nap", time.Second) })
+	if !d.CurrentCmd("nap", cmd) {
+		t.Fatal("started process is not current")
+	}
+	if d.Current("nap", cmd.Bin, cmd.Args...) {
+		t.Error("Current ignores the input file the process was started with")
+	}
+	before, _ := os.ReadFile(filepath.Join(string(d), "pids", "nap.pid"))
+
+	if err := os.WriteFile(conf, []byte("a: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d.CurrentCmd("nap", cmd) {
+		t.Error("CurrentCmd ignores a changed input file")
+	}
+	if err := d.StartCmd("nap", cmd); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(filepath.Join(string(d), "pids", "nap.pid"))
+	if strings.Fields(string(after))[0] == strings.Fields(string(before))[0] {
+		t.Error("changed input file did not restart the process")
+	}
+
+	plain, _ := Cmd{Args: []string{"300"}}.sum()
+	if plain != "983bd614bb5afece" {
+		t.Errorf("sum without inputs = %s, want the arguments-only sum 983bd614bb5afece", plain)
+	}
+}
