@@ -194,3 +194,87 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestAnalysisMissingTemplate: a Rollout whose analysis step names a
+// template that does not exist is InvalidSpec naming it, nothing is
+// created; creating the template recovers it.
+func TestAnalysisMissingTemplate(t *testing.T) {
+	t.Parallel()
+	ns := namespace(t, "ana-missing")
+	const name = "web"
+	apply(t, ns, rolloutYAML{name: name, replicas: 2, canary: `steps:
+- setWeight: 50
+- analysis: {templates: [{templateName: missing}]}`}.String())
+	waitRollout(t, ns, name, 30*time.Second, "InvalidSpec", func(ro *rampv1.Rollout) error {
+		c := condition(ro, rampv1.RolloutInvalidSpec)
+		if c == nil || !strings.Contains(c.Message, `spec.strategy.canary.steps[1].analysis.templates[0]: AnalysisTemplate "missing" not found`) {
+			return fmt.Errorf("InvalidSpec condition %+v", c)
+		}
+		return nil
+	})
+	if rss, err := replicaSets(ns, name); err != nil || len(rss) != 0 {
+		t.Fatalf("an invalid Rollout created ReplicaSets: %v %v", rss, err)
+	}
+	apply(t, ns, `apiVersion: argoproj.io/v1alpha1
+kind: AnalysisTemplate
+metadata: {name: missing}
+spec:
+  metrics:
+  - name: m
+    provider: {job: {spec: {backoffLimit: 0, template: {spec: {restartPolicy: Never, containers: [{name: c, image: c}]}}}}}
+`)
+	waitHealthy(t, ns, name, "", 2)
+}
+
+// TestAnalysisStepInconclusive: an analysis step whose run ends
+// Inconclusive pauses the rollout (InconclusiveAnalysisRun); promoting it
+// goes on to the next step.
+func TestAnalysisStepInconclusive(t *testing.T) {
+	t.Parallel()
+	ns := namespace(t, "ana-inconclusive")
+	rate := 0.5
+	srv := webServer(t, "t", &rate)
+	apply(t, ns, fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
+kind: AnalysisTemplate
+metadata: {name: rate}
+spec:
+  args: [{name: url}]
+  metrics:
+  - name: rate
+    successCondition: result > 0.9
+    failureCondition: result < 0.1
+    provider:
+      web:
+        url: "{{args.url}}/rate"
+        jsonPath: "{$.rate}"
+        headers: [{key: Authorization, value: "Bearer t"}]
+`))
+	const name = "web"
+	apply(t, ns, rolloutYAML{name: name, replicas: 2, canary: fmt.Sprintf(`steps:
+- setWeight: 50
+- analysis:
+    templates: [{templateName: rate}]
+    args: [{name: url, value: %q}]
+- setWeight: 100`, srv.URL)}.String())
+	v1 := waitHealthy(t, ns, name, "", 2).Status.StableRS
+	setImage(t, ns, name, name, "registry.example/web:v2")
+	ro := waitRollout(t, ns, name, time.Minute, "paused on an inconclusive run", func(ro *rampv1.Rollout) error {
+		s := ro.Status
+		if s.Phase != rampv1.RolloutPhasePaused || len(s.PauseConditions) != 1 || s.PauseConditions[0].Reason != rampv1.PauseReasonInconclusiveAnalysis {
+			return fmt.Errorf("phase %s pauses %v", s.Phase, s.PauseConditions)
+		}
+		return nil
+	})
+	run := ro.Status.Canary.CurrentStepAnalysisRunStatus
+	if run == nil || run.Status != rampv1.AnalysisPhaseInconclusive || run.Name != fmt.Sprintf("%s-%s-2-1", name, ro.Status.CurrentPodHash) {
+		t.Fatalf("step run status %+v", run)
+	}
+	ar, err := getRun(ns, run.Name)
+	if err != nil || ar.Labels["rollout-type"] != "Step" || ar.Labels["step-index"] != "1" {
+		t.Fatalf("run labels %v (%v)", ar.Labels, err)
+	}
+	patchStatus(t, ns, name, `{"status":{"pauseConditions":null}}`) // promote
+	if got := waitHealthy(t, ns, name, ro.Status.CurrentPodHash, 2).Status.StableRS; got == v1 {
+		t.Errorf("still on %s", v1)
+	}
+}

@@ -71,9 +71,21 @@ func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analys
 	default:
 		m.Phase = res.Phase
 	}
-	finished := metaNow(now)
+	finished := finishedAt(now)
 	m.FinishedAt, m.ResumeAt = &finished, nil
 	return m
+}
+
+// finishedAt stamps a completed measurement: now rounded up to a whole
+// second. Status timestamps have second resolution and the next measurement
+// is due one interval after finishedAt as stored; rounding down would let it
+// run up to a second early. (startedAt is rounded down: the two bracket
+// the measurement.)
+func finishedAt(now time.Time) metav1.Time {
+	if t := now.Truncate(time.Second); !t.Equal(now) {
+		return metav1.NewTime(t.Add(time.Second))
+	}
+	return metav1.NewTime(now)
 }
 
 // inFlight is the metric's running measurement when the task resumes it.
@@ -103,7 +115,7 @@ func started(in *rampv1.Measurement, now time.Time) rampv1.Measurement {
 // failed is an Error measurement with msg.
 func failed(in *rampv1.Measurement, now time.Time, msg string) rampv1.Measurement {
 	m := started(in, now)
-	at := metaNow(now)
+	at := finishedAt(now)
 	m.Phase, m.Message, m.FinishedAt, m.ResumeAt = rampv1.AnalysisPhaseError, msg, &at, nil
 	return m
 }
