@@ -73,7 +73,7 @@ type Output struct {
 	// TerminateRuns are AnalysisRuns to stop (spec.terminate: true).
 	TerminateRuns []string
 	Status        rampv1.RolloutStatus
-	Events     []Event
+	Events        []Event
 	// RequeueAfter is when the plan must run again even if nothing changes
 	// (a timed pause, the progress deadline, a restart time); 0 = never.
 	RequeueAfter time.Duration
