@@ -181,6 +181,10 @@ func newIndex(objects []Object) *index {
 		switch v := obj.(type) {
 		case *rampv1.Rollout:
 			ix.rollouts = append(ix.rollouts, rolloutDoc{obj: o, ro: v})
+		case *rampv1.AnalysisTemplate:
+			ix.analysisTemplate(o, &v.Spec)
+		case *rampv1.ClusterAnalysisTemplate:
+			ix.analysisTemplate(o, &v.Spec)
 		default:
 			ix.addWorkload(o, obj)
 		}

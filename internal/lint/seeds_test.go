@@ -11,8 +11,17 @@ import (
 // cleanly; when the controller learns the feature, the entry must go.
 var knownUnsupported = map[string]string{}
 
+// knownBroken are the errors lint must find in the seeds: mistakes in the
+// seed text itself, which would end every run in Error in Argo Rollouts too.
+var knownBroken = map[string][]string{
+	"003-bluegreen-analysis-template.yaml": {
+		`spec.metrics[0]: metric "success-rate10": count must be >= failureLimit (every run of this template ends in Error)`,
+		`spec.metrics[0]: metric "success-rate10": compiling successCondition "result[0] = 0": unexpected token Operator("=") (1:11) (every measurement is an Error)`,
+	},
+}
+
 // TestSeedManifests: every manifest extracted from the seeds lints with no
-// error. The features this version cannot run yet are still reported, as
+// error but the known mistakes of the seed text. The features this version cannot run yet are still reported, as
 // warnings.
 func TestSeedManifests(t *testing.T) {
 	files, err := filepath.Glob("../../test/e2e/testdata/seeds/*.yaml")
@@ -27,15 +36,26 @@ func TestSeedManifests(t *testing.T) {
 				t.Fatal(err)
 			}
 			found := false
+			broken := map[string]bool{}
+			for _, b := range knownBroken[name] {
+				broken[b] = true
+			}
 			for _, f := range Check(File{Name: name, Data: data}) {
 				t.Logf("%s", f)
 				if f.Field+": "+f.Message == knownUnsupported[name] && f.Severity == Warning {
 					found = true
 					continue
 				}
+				if f.Severity == Error && broken[f.Field+": "+f.Message] {
+					delete(broken, f.Field+": "+f.Message)
+					continue
+				}
 				if f.Severity == Error {
 					t.Errorf("unexpected error: %s", f)
 				}
+			}
+			for b := range broken {
+				t.Errorf("known mistake not reported: %s", b)
 			}
 			if want := knownUnsupported[name]; want != "" && !found {
 				t.Errorf("no longer reported (remove it from knownUnsupported): %s", want)
