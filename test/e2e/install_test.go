@@ -34,7 +34,11 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		{"create", "replicasets.apps", "team-a", "yes"},
 		{"update", "leases.coordination.k8s.io", "ramp-system", "yes"},
 		{"update", "leases.coordination.k8s.io", "kube-system", "no"},
-		{"get", "secrets", "team-a", "no"},
+		{"get", "secrets", "team-a", "yes"}, // one Secret, read when a measurement needs a secretKeyRef argument
+		{"list", "secrets", "team-a", "no"},  // never cached, never listed
+		{"watch", "secrets", "team-a", "no"},
+		{"create", "jobs.batch", "team-a", "yes"}, // job metric provider
+		{"update", "jobs.batch", "team-a", "no"},
 		{"delete", "rollouts.argoproj.io", "team-a", "no"},
 		{"create", "pods", "team-a", "no"},
 		{"delete", "services", "team-a", "no"},
