@@ -60,8 +60,10 @@ func TestCLICanaryWalkthrough(t *testing.T) {
 	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-n", ns, "-f", "testdata/seeds/003-rollouts-demo.yaml"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, stderr)
 	}
-	mustRamp(t, ns, "status", name, "--timeout", "90s")
+	// kubectl creates the Rollout before its Services: until they exist the
+	// Rollout is (rightly) InvalidSpec, which `status` reports as Degraded.
 	old := waitHealthy(t, ns, name, "", 5).Status.CurrentPodHash
+	mustRamp(t, ns, "status", name, "--timeout", "90s")
 
 	mustRamp(t, ns, "set", "image", name, "rollouts-demo=argoproj/rollouts-demo:yellow")
 	mustRamp(t, ns, "status", name, "--paused-ok", "--timeout", "90s")
@@ -98,8 +100,10 @@ func TestCLIBlueGreenWalkthrough(t *testing.T) {
 	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-n", ns, "-f", "testdata/seeds/003-bluegreen.yaml"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, stderr)
 	}
-	mustRamp(t, ns, "status", name, "--timeout", "90s")
+	// kubectl creates the Rollout before its Services: until they exist the
+	// Rollout is (rightly) InvalidSpec, which `status` reports as Degraded.
 	old := waitHealthy(t, ns, name, "", 5).Status.CurrentPodHash
+	mustRamp(t, ns, "status", name, "--timeout", "90s")
 	mustRamp(t, ns, "set", "image", name, "*=argoproj/rollouts-demo:yellow")
 	mustRamp(t, ns, "status", name, "--paused-ok", "--timeout", "90s")
 	fresh := waitRollout(t, ns, name, 30*time.Second, "paused for promotion", pausedBlueGreen).Status.CurrentPodHash
