@@ -73,7 +73,7 @@ spec:
 		}
 		n := len(hits)
 		mu.Unlock()
-		b.Logf("run %s: %d measurements, gaps between requests %s..%s (interval %s; status times have second resolution, so a gap is interval..interval+1s), %.0f API writes (%.1f per measurement)",
+		b.Logf("run %s: %d measurements, gaps between requests %s..%s (interval %s; after a controller restart up to 1s more, as status times have second resolution), %.0f API writes (%.1f per measurement)",
 			name, n, minGap.Round(time.Millisecond), maxGap.Round(time.Millisecond), interval, w, w/float64(max(n, 1)))
 		b.ReportMetric(maxGap.Seconds(), "max-gap-s")
 		b.ReportMetric(w/float64(max(n, 1)), "api-writes/measurement")

@@ -20,23 +20,32 @@ import (
 func (r *Reconciler) measure(ctx context.Context, run *rampv1.AnalysisRun, status *rampv1.AnalysisRunStatus, tasks []analysis.Task, now time.Time) {
 	args, argErr := r.resolveArgs(ctx, run)
 	results := make([]rampv1.Measurement, len(tasks))
+	ends := make([]time.Time, len(tasks)) // when each measurement really finished
 	var wg sync.WaitGroup
 	for i, t := range tasks {
 		in := inFlight(status, t)
 		if argErr != nil {
-			results[i] = failed(in, now, fmt.Sprintf("metric %q: %v", t.Metric.Name, argErr))
+			results[i], ends[i] = failed(in, now, fmt.Sprintf("metric %q: %v", t.Metric.Name, argErr)), now
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i] = r.take(ctx, run, t, in, args, now)
+			ends[i] = r.Clock.Now()
+			if fin := results[i].FinishedAt; fin != nil && fin.Time.Before(ends[i]) {
+				stamp := finishedAt(ends[i]) // the provider took long: finishedAt is never before the end
+				results[i].FinishedAt = &stamp
+			}
 		}()
 	}
 	wg.Wait()
 	for i, t := range tasks {
 		res := analysis.ResultFor(run.Spec, status, t.Metric.Name)
 		analysis.Record(res, results[i], analysis.RetentionLimit(run.Spec, t.Metric.Name))
+		if fin := results[i].FinishedAt; fin != nil {
+			r.finishes.record(run.UID, t.Metric.Name, *fin, ends[i])
+		}
 	}
 }
 

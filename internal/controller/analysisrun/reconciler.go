@@ -33,6 +33,8 @@ type Reconciler struct {
 	Providers *registry.Registry[provider.Provider]
 	Clock     clock.PassiveClock
 	Evaluator *analysis.Evaluator
+
+	finishes finishTimes
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns,verbs=get;list;watch;create;update;patch;delete
@@ -61,11 +63,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		status.Phase, status.Message, status.StartedAt, status.CompletedAt = rampv1.AnalysisPhaseError, "Analysis spec invalid: "+err.Error(), orNow(status.StartedAt, stamp), &stamp
 		return ctrl.Result{}, r.patchStatus(ctx, run, status)
 	}
-	tasks, _ := analysis.Tasks(run.Spec, *status, now) // an invalid spec: Assess ends the run in Error
+	tasks, _ := analysis.Tasks(run.Spec, *r.finishes.schedule(run.UID, status), now) // an invalid spec: Assess ends the run in Error
 	if len(tasks) > 0 {
 		r.measure(ctx, run, status, tasks, now)
 	}
-	next, err := analysis.Assess(run.Spec, status, now)
+	view := r.finishes.schedule(run.UID, status) // exact finish times for the wake-up
+	next, err := analysis.Assess(run.Spec, view, now)
+	if err == nil {
+		_, err = analysis.Assess(run.Spec, status, now) // what is written: times as stored
+	}
 	if err != nil {
 		return ctrl.Result{}, fmt.Errorf("assess analysisrun %s: %w", req, err)
 	}
@@ -76,6 +82,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, fmt.Errorf("patch status of analysisrun %s: %w", req, err)
 	}
 	if status.Phase.Completed() {
+		r.finishes.forget(run.UID)
 		log.FromContext(ctx).V(1).Info("analysis run completed", "phase", status.Phase, "message", status.Message)
 		return r.expire(ctx, run, now)
 	}
