@@ -35,7 +35,7 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		{"update", "leases.coordination.k8s.io", "ramp-system", "yes"},
 		{"update", "leases.coordination.k8s.io", "kube-system", "no"},
 		{"get", "secrets", "team-a", "yes"}, // one Secret, read when a measurement needs a secretKeyRef argument
-		{"list", "secrets", "team-a", "no"},  // never cached, never listed
+		{"list", "secrets", "team-a", "no"}, // never cached, never listed
 		{"watch", "secrets", "team-a", "no"},
 		{"create", "jobs.batch", "team-a", "yes"}, // job metric provider
 		{"update", "jobs.batch", "team-a", "no"},
