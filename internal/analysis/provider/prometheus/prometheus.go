@@ -10,11 +10,12 @@ package prometheus
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
@@ -34,10 +35,9 @@ const (
 // Provider takes measurements with PromQL queries. It is safe for
 // concurrent use; create it with New.
 type Provider struct {
-	secure   *http.Client // verifies the server's certificate
-	insecure *http.Client // for metrics with insecure: true
-	now      func() time.Time
-	address  string
+	clients httpfetch.Clients
+	now     func() time.Time
+	address string
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -70,20 +70,10 @@ func New(opts ...Option) *Provider {
 	for _, opt := range opts {
 		opt(&c)
 	}
-	base := c.transport
-	if base == nil {
-		base = http.DefaultTransport.(*http.Transport)
-	}
-	insecure := base.Clone()
-	if insecure.TLSClientConfig == nil {
-		insecure.TLSClientConfig = &tls.Config{}
-	}
-	insecure.TLSClientConfig.InsecureSkipVerify = true
 	return &Provider{
-		secure:   &http.Client{Transport: base.Clone()},
-		insecure: &http.Client{Transport: insecure},
-		now:      c.now,
-		address:  c.address,
+		clients: httpfetch.NewClients(c.transport),
+		now:     c.now,
+		address: c.address,
 	}
 }
 
@@ -110,10 +100,7 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("prometheus: %w", err)
 	}
-	client := p.secure
-	if m.Insecure {
-		client = p.insecure
-	}
+	client := p.clients.For(m.Insecure)
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("timed out after %s", timeout))
 	defer cancel()
 	status, body, err := q.send(ctx, client, m.Headers)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
@@ -112,31 +114,5 @@ func (q query) do(ctx context.Context, client *http.Client, method string, heade
 		}
 		r.Header.Set(h.Key, h.Value)
 	}
-	resp, err := client.Do(r)
-	if err != nil {
-		return 0, nil, fmt.Errorf("%s: %w", where, cause(ctx, err))
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		return 0, nil, fmt.Errorf("%s: reading the response: %w", where, cause(ctx, err))
-	}
-	if len(body) > maxResponseBytes {
-		return 0, nil, fmt.Errorf("%s: response larger than %d MiB", where, maxResponseBytes>>20)
-	}
-	return resp.StatusCode, body, nil
-}
-
-// cause is why a request failed: the context's cause when it is done (a
-// timeout says how long it waited), else the transport error without the
-// URL that *url.Error adds (it may carry secrets in its query string).
-func cause(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
+	return httpfetch.Do(ctx, client, r, maxResponseBytes)
 }

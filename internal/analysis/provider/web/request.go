@@ -72,36 +72,3 @@ func newRequest(ctx context.Context, m *rampv1.WebMetric) (*http.Request, error)
 	}
 	return r, nil
 }
-
-// send sends r and returns the response's status code and body. Errors
-// name the method, scheme, host and path, never the query or headers.
-func send(ctx context.Context, client *http.Client, r *http.Request) (int, []byte, error) {
-	where := fmt.Sprintf("%s %s://%s%s", r.Method, r.URL.Scheme, r.URL.Host, r.URL.Path)
-	resp, err := client.Do(r)
-	if err != nil {
-		return 0, nil, fmt.Errorf("%s: %w", where, cause(ctx, err))
-	}
-	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		return 0, nil, fmt.Errorf("%s: reading the response: %w", where, cause(ctx, err))
-	}
-	if len(body) > maxResponseBytes {
-		return 0, nil, fmt.Errorf("%s: response larger than %d MiB", where, maxResponseBytes>>20)
-	}
-	return resp.StatusCode, body, nil
-}
-
-// cause is why a request failed: the context's cause when it is done (a
-// timeout says how long it waited), else the transport error without the
-// URL that *url.Error adds (it may carry secrets in its query string).
-func cause(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}

@@ -10,12 +10,13 @@ package web
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
@@ -30,8 +31,7 @@ const (
 // Provider takes measurements with HTTP requests. It is safe for concurrent
 // use; create it with New.
 type Provider struct {
-	secure   *http.Client // verifies the server's certificate
-	insecure *http.Client // for metrics with insecure: true
+	clients httpfetch.Clients
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -53,18 +53,8 @@ func New(opts ...Option) *Provider {
 	for _, opt := range opts {
 		opt(&c)
 	}
-	base := c.transport
-	if base == nil {
-		base = http.DefaultTransport.(*http.Transport)
-	}
-	insecure := base.Clone()
-	if insecure.TLSClientConfig == nil {
-		insecure.TLSClientConfig = &tls.Config{}
-	}
-	insecure.TLSClientConfig.InsecureSkipVerify = true
 	return &Provider{
-		secure:   &http.Client{Transport: base.Clone()},
-		insecure: &http.Client{Transport: insecure},
+		clients: httpfetch.NewClients(c.transport),
 	}
 }
 
@@ -99,11 +89,8 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("web: %w", err)
 	}
-	client := p.secure
-	if m.Insecure {
-		client = p.insecure
-	}
-	status, body, err := send(ctx, client, r)
+	client := p.clients.For(m.Insecure)
+	status, body, err := httpfetch.Do(ctx, client, r, maxResponseBytes)
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("web: %w", err)
 	}
