@@ -71,18 +71,3 @@ func (a Args) RedactMap(m map[string]string) map[string]string {
 	}
 	return m
 }
-
-// Referenced lists the argument names metric m's placeholders use, sorted.
-func Referenced(m rampv1.Metric) []string {
-	raw, _ := json.Marshal(m)
-	seen := map[string]bool{}
-	for _, sub := range placeholder.FindAllSubmatch(raw, -1) {
-		seen[string(sub[1])] = true
-	}
-	names := make([]string, 0, len(seen))
-	for n := range seen {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}

@@ -67,7 +67,7 @@ func (r *base) run(ref *rampv1.RolloutAnalysisRunStatus, t RunType, step *int32)
 func (r *base) ensureRun(ref *rampv1.RolloutAnalysisRunStatus, t RunType, step *int32, a rampv1.RolloutAnalysis) (*rampv1.RolloutAnalysisRunStatus, *Run) {
 	if run := r.run(ref, t, step); run != nil {
 		r.a.wanted[run.Name] = !run.Phase.Completed()
-		return &rampv1.RolloutAnalysisRunStatus{Name: run.Name, Status: orPending(run.Phase), Message: run.Message}, run
+		return statusOf(*run), run
 	}
 	r.out.StartRuns = append(r.out.StartRuns, RunStart{Type: t, StepIndex: step, Analysis: a})
 	return &rampv1.RolloutAnalysisRunStatus{Status: rampv1.AnalysisPhasePending}, nil
@@ -79,9 +79,14 @@ func (r *base) refresh(ref *rampv1.RolloutAnalysisRunStatus) *rampv1.RolloutAnal
 		return nil
 	}
 	if run, ok := r.in.Runs[ref.Name]; ok {
-		return &rampv1.RolloutAnalysisRunStatus{Name: run.Name, Status: orPending(run.Phase), Message: run.Message}
+		return statusOf(run)
 	}
 	return ref
+}
+
+// statusOf is a run's summary in the Rollout's status.
+func statusOf(run Run) *rampv1.RolloutAnalysisRunStatus {
+	return &rampv1.RolloutAnalysisRunStatus{Name: run.Name, Status: orPending(run.Phase), Message: run.Message}
 }
 
 // judgeRun acts on a run's verdict: Failed or Error aborts the update,

@@ -68,12 +68,6 @@ type Provider interface {
 	Measure(ctx context.Context, req Request) (Result, error)
 }
 
-// Func adapts a function to Provider.
-type Func func(ctx context.Context, req Request) (Result, error)
-
-// Measure calls f.
-func (f Func) Measure(ctx context.Context, req Request) (Result, error) { return f(ctx, req) }
-
 // NewRegistry returns an empty provider registry.
 func NewRegistry() *registry.Registry[Provider] { return registry.New[Provider]("metric provider") }
 

@@ -41,34 +41,42 @@ func toPlanRuns(runs []*rampv1.AnalysisRun) map[string]plan.Run {
 	return out
 }
 
-// validateAnalysis builds every run spec the Rollout may need, so a missing
-// template or argument is InvalidSpec before anything runs.
-func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) string {
-	type use struct {
-		field string
-		a     rampv1.RolloutAnalysis
-	}
-	var uses []use
+// analysisUse is one RolloutAnalysis in a Rollout's spec, with its path.
+type analysisUse struct {
+	field string
+	a     *rampv1.RolloutAnalysis
+}
+
+// analysesOf lists every RolloutAnalysis the Rollout's strategy names:
+// canary background and steps, blue-green pre and post promotion.
+func analysesOf(ro *rampv1.Rollout) []analysisUse {
+	var uses []analysisUse
 	if c := ro.Spec.Strategy.Canary; c != nil {
 		if c.Analysis != nil {
-			uses = append(uses, use{"spec.strategy.canary.analysis", c.Analysis.RolloutAnalysis})
+			uses = append(uses, analysisUse{"spec.strategy.canary.analysis", &c.Analysis.RolloutAnalysis})
 		}
 		for i, st := range c.Steps {
 			if st.Analysis != nil {
-				uses = append(uses, use{fmt.Sprintf("spec.strategy.canary.steps[%d].analysis", i), *st.Analysis})
+				uses = append(uses, analysisUse{fmt.Sprintf("spec.strategy.canary.steps[%d].analysis", i), st.Analysis})
 			}
 		}
 	}
 	if b := ro.Spec.Strategy.BlueGreen; b != nil {
 		if b.PrePromotionAnalysis != nil {
-			uses = append(uses, use{"spec.strategy.blueGreen.prePromotionAnalysis", *b.PrePromotionAnalysis})
+			uses = append(uses, analysisUse{"spec.strategy.blueGreen.prePromotionAnalysis", b.PrePromotionAnalysis})
 		}
 		if b.PostPromotionAnalysis != nil {
-			uses = append(uses, use{"spec.strategy.blueGreen.postPromotionAnalysis", *b.PostPromotionAnalysis})
+			uses = append(uses, analysisUse{"spec.strategy.blueGreen.postPromotionAnalysis", b.PostPromotionAnalysis})
 		}
 	}
-	for _, u := range uses {
-		if _, err := r.runSpec(ctx, ro, "", u.a, u.field); err != nil {
+	return uses
+}
+
+// validateAnalysis builds every run spec the Rollout may need, so a missing
+// template or argument is InvalidSpec before anything runs.
+func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) string {
+	for _, u := range analysesOf(ro) {
+		if _, err := r.runSpec(ctx, ro, "", *u.a, u.field); err != nil {
 			return err.Error()
 		}
 	}
@@ -140,20 +148,19 @@ func sameRole(a, b *rampv1.AnalysisRun) bool {
 }
 
 // terminateRuns sets spec.terminate on the runs the plan stops.
-func (r *Reconciler) terminateRuns(ctx context.Context, runs []*rampv1.AnalysisRun, names []string) error {
+func (r *Reconciler) terminateRuns(ctx context.Context, w *world, names []string) error {
 	for _, name := range names {
-		for _, ar := range runs {
-			if ar.Name != name {
-				continue
-			}
-			rv := ar.ResourceVersion
-			patch := client.MergeFrom(ar.DeepCopy())
-			ar.Spec.Terminate = true
-			if err := r.Client.Patch(ctx, ar, patch); client.IgnoreNotFound(err) != nil {
-				return fmt.Errorf("terminate analysisrun %s: %w", name, err)
-			}
-			r.expect.wrote(ar.UID, rv, r.Clock.Now())
+		ar := w.run(name)
+		if ar == nil {
+			continue
 		}
+		rv := ar.ResourceVersion
+		patch := client.MergeFrom(ar.DeepCopy())
+		ar.Spec.Terminate = true
+		if err := r.Client.Patch(ctx, ar, patch); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("terminate analysisrun %s: %w", name, err)
+		}
+		r.expect.wrote(ar.UID, rv, r.Clock.Now())
 	}
 	return nil
 }

@@ -110,24 +110,9 @@ func serviceNames(ro *rampv1.Rollout) []string {
 }
 
 func templateKeys(ro *rampv1.Rollout) []string {
-	var as []*rampv1.RolloutAnalysis
-	if c := ro.Spec.Strategy.Canary; c != nil {
-		if c.Analysis != nil {
-			as = append(as, &c.Analysis.RolloutAnalysis)
-		}
-		for _, st := range c.Steps {
-			as = append(as, st.Analysis)
-		}
-	}
-	if b := ro.Spec.Strategy.BlueGreen; b != nil {
-		as = append(as, b.PrePromotionAnalysis, b.PostPromotionAnalysis)
-	}
 	var keys []string
-	for _, a := range as {
-		if a == nil {
-			continue
-		}
-		for _, t := range a.Templates {
+	for _, u := range analysesOf(ro) {
+		for _, t := range u.a.Templates {
 			if t.ClusterScope {
 				keys = append(keys, "cluster/"+t.TemplateName)
 			} else {

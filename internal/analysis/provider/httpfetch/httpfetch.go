@@ -41,26 +41,26 @@ func (c Clients) For(insecure bool) *http.Client {
 	return c.secure
 }
 
-// Where names a request in errors: method, scheme, host and path only.
-func Where(r *http.Request) string {
+// where names a request in errors: method, scheme, host and path only.
+func where(r *http.Request) string {
 	return fmt.Sprintf("%s %s://%s%s", r.Method, r.URL.Scheme, r.URL.Host, r.URL.Path)
 }
 
 // Do sends r and returns the status code and at most limit bytes of body
 // (a larger body is an error).
 func Do(ctx context.Context, client *http.Client, r *http.Request, limit int) (int, []byte, error) {
-	where := Where(r)
+	at := where(r)
 	resp, err := client.Do(r)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%s: %w", where, Cause(ctx, err))
+		return 0, nil, fmt.Errorf("%s: %w", at, Cause(ctx, err))
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
-		return 0, nil, fmt.Errorf("%s: reading the response: %w", where, Cause(ctx, err))
+		return 0, nil, fmt.Errorf("%s: reading the response: %w", at, Cause(ctx, err))
 	}
 	if len(body) > limit {
-		return 0, nil, fmt.Errorf("%s: response larger than %d MiB", where, limit>>20)
+		return 0, nil, fmt.Errorf("%s: response larger than %d MiB", at, limit>>20)
 	}
 	return resp.StatusCode, body, nil
 }
