@@ -1,0 +1,59 @@
+package traffic
+
+import (
+	"sort"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// Names of the routers Ramp provides: the trafficRouting keys.
+const (
+	GatewayAPI = "argoproj-labs/gatewayAPI" // a plugin key in Argo Rollouts
+	Istio      = "istio"
+	Nginx      = "nginx"
+	ALB        = "alb"
+	SMI        = "smi"
+)
+
+// Capabilities says which managed routes a router can express.
+type Capabilities struct {
+	HeaderRoutes bool
+	MirrorRoutes bool
+}
+
+// Caps are the capabilities of Ramp's routers, by name.
+var Caps = map[string]Capabilities{
+	GatewayAPI: {HeaderRoutes: true, MirrorRoutes: true},
+	Istio:      {HeaderRoutes: true, MirrorRoutes: true},
+	Nginx:      {HeaderRoutes: true},
+	ALB:        {},
+	SMI:        {},
+}
+
+// Configured lists, sorted, the router names a trafficRouting block sets
+// (plugins by their key). Names Ramp has no router for are included; look
+// them up in Caps to tell.
+func Configured(tr *rampv1.RolloutTrafficRouting) []string {
+	if tr == nil {
+		return nil
+	}
+	var names []string
+	add := func(set bool, name string) {
+		if set {
+			names = append(names, name)
+		}
+	}
+	add(tr.Istio != nil, Istio)
+	add(tr.Nginx != nil, Nginx)
+	add(tr.ALB != nil, ALB)
+	add(tr.SMI != nil, SMI)
+	add(tr.Ambassador != nil, "ambassador")
+	add(tr.AppMesh != nil, "appMesh")
+	add(tr.Traefik != nil, "traefik")
+	add(tr.Apisix != nil, "apisix")
+	for k := range tr.Plugins {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,81 @@
+// Package objects reads and writes the objects traffic routers own parts of:
+// read from the informer cache, change only the router's fields on a copy,
+// and write only when that changed something, with optimistic locking so a
+// concurrent writer (a GitOps tool, a person) is never overwritten.
+package objects
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/ramp-rollouts/ramp/internal/traffic"
+)
+
+// FieldOwner is the field manager of every router write.
+const FieldOwner = "ramp-controller"
+
+// Get reads ref (from the cache when c is the manager's client). A missing
+// object is an error that names its kind, namespace and name.
+func Get(ctx context.Context, c client.Reader, ref traffic.Ref) (*unstructured.Unstructured, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(ref.GVK)
+	if err := c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, u); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("%s %s/%s not found", ref.GVK.Kind, ref.Namespace, ref.Name)
+		}
+		return nil, fmt.Errorf("read %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
+	}
+	return u, nil
+}
+
+// Sync reads ref, applies mutate to a copy and, if that changed anything,
+// updates the object with the resourceVersion it read (a conflict is retried
+// on the next reconcile with a fresh read). It reports whether the object
+// already carried what mutate sets.
+func Sync(ctx context.Context, c client.Client, ref traffic.Ref, mutate func(*unstructured.Unstructured) error) (bool, error) {
+	cur, err := Get(ctx, c, ref)
+	if err != nil {
+		return false, err
+	}
+	return Update(ctx, c, cur, mutate)
+}
+
+// Update applies mutate to a copy of cur and writes it if it changed.
+func Update(ctx context.Context, c client.Client, cur *unstructured.Unstructured, mutate func(*unstructured.Unstructured) error) (bool, error) {
+	want := cur.DeepCopy()
+	if err := mutate(want); err != nil {
+		return false, fmt.Errorf("%s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
+	}
+	if equality.Semantic.DeepEqual(cur.Object, want.Object) {
+		return true, nil
+	}
+	if err := c.Update(ctx, want, client.FieldOwner(FieldOwner)); err != nil {
+		return false, fmt.Errorf("update %s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
+	}
+	return false, nil
+}
+
+// Ensure creates obj when no object of its kind and name exists yet and
+// returns the existing one otherwise (created=false).
+func Ensure(ctx context.Context, c client.Client, obj *unstructured.Unstructured) (cur *unstructured.Unstructured, created bool, err error) {
+	ref := traffic.Ref{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	cur = &unstructured.Unstructured{}
+	cur.SetGroupVersionKind(ref.GVK)
+	err = c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, cur)
+	switch {
+	case err == nil:
+		return cur, false, nil
+	case !apierrors.IsNotFound(err):
+		return nil, false, fmt.Errorf("read %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
+	}
+	if err := c.Create(ctx, obj, client.FieldOwner(FieldOwner)); err != nil {
+		return nil, false, fmt.Errorf("create %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
+	}
+	return obj, true, nil
+}
