@@ -71,6 +71,7 @@ func run(args []string) error {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
 		Cache:                         cacheOptions(o),
+		Client:                        client.Options{Cache: &client.CacheOptions{Unstructured: true}}, // route objects come from informers too
 		Metrics:                       metricsserver.Options{BindAddress: o.metricsAddr},
 		HealthProbeBindAddress:        o.probeAddr,
 		LeaderElection:                o.leaderElect,

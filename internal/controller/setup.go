@@ -3,6 +3,7 @@ package controller
 import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
@@ -12,6 +13,12 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/registry"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
+	"github.com/ramp-rollouts/ramp/internal/traffic/alb"
+	"github.com/ramp-rollouts/ramp/internal/traffic/gatewayapi"
+	"github.com/ramp-rollouts/ramp/internal/traffic/istio"
+	"github.com/ramp-rollouts/ramp/internal/traffic/nginx"
+	"github.com/ramp-rollouts/ramp/internal/traffic/smi"
 )
 
 // Options configure the controllers.
@@ -25,7 +32,12 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if o.MaxConcurrentReconciles == 0 {
 		o.MaxConcurrentReconciles = 10
 	}
-	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("rollouts-controller"), Clock: clock.RealClock{}}
+	routers, err := Routers(mgr.GetClient())
+	if err != nil {
+		return err
+	}
+	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("rollouts-controller"), Clock: clock.RealClock{},
+		Routers: routers}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
@@ -36,6 +48,25 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	ar := &analysisrun.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader(), Providers: providers,
 		Clock: clock.RealClock{}, Evaluator: analysis.NewEvaluator()}
 	return ar.SetupWithManager(mgr, o.MaxConcurrentReconciles)
+}
+
+// Routers is the traffic router registry of this controller build, keyed
+// by the trafficRouting field each is configured under. A new router is one
+// package and one line here (see docs/extending.md).
+func Routers(c client.Client) (*registry.Registry[traffic.Router], error) {
+	reg := traffic.NewRegistry()
+	for name, rt := range map[string]traffic.Router{
+		traffic.GatewayAPI: gatewayapi.New(c),
+		traffic.Istio:      istio.New(c),
+		traffic.Nginx:      nginx.New(c),
+		traffic.ALB:        alb.New(c),
+		traffic.SMI:        smi.New(c),
+	} {
+		if err := reg.Register(name, rt); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
 }
 
 // Providers is the metric provider registry of this controller build. A

@@ -107,7 +107,6 @@ func Lint(objects []Object) []Finding {
 	for _, r := range ix.rollouts {
 		ix.rolloutErrors(r)
 		ix.blueGreenPostPromotion(r)
-		ix.routesWithoutRouter(r)
 	}
 	for _, h := range ix.hpas {
 		ix.hpaTrafficRouting(h)

@@ -36,9 +36,9 @@ func TestRules(t *testing.T) {
 		{"controller.yaml", []string{
 			"2 warning spec.workloadRef",
 			"12 error spec.selector",
-			"12 error spec.strategy.canary.steps[2]",
+			"12 error spec.strategy.canary.steps[2].setHeaderRoute",
 			"26 error spec.selector",
-		}, []string{`"app=a" does not match spec.template.metadata.labels`, "need spec.strategy.canary.trafficRouting"}},
+		}, []string{`"app=a" does not match spec.template.metadata.labels`, "needs spec.strategy.canary.trafficRouting"}},
 		{"hpa-traffic-routing.yaml", []string{"24 warning spec.scaleTargetRef"}, []string{"dynamicStableScale: true", "seed 000"}},
 		{"hpa-requests.yaml", []string{
 			"22 warning spec.metrics[0]",
@@ -56,12 +56,9 @@ func TestRules(t *testing.T) {
 		}, []string{"PostSync hook", "Sync hook", "analysis step"}},
 		{"header-routes.yaml", []string{
 			"2 error spec.strategy.canary.steps[1].setMirrorRoute.percentage",
-			"2 warning spec.strategy.canary.steps[0]",
-			"2 warning spec.strategy.canary.steps[1]",
-			"2 warning spec.strategy.canary.steps[0]",
-			"2 warning spec.strategy.canary.steps[1]",
-			"20 warning spec.strategy.canary.steps[0]",
-		}, []string{"alb cannot express it"}},
+			"2 error spec.strategy.canary.steps[0].setHeaderRoute",
+			"2 error spec.strategy.canary.steps[1].setMirrorRoute",
+		}, []string{"the alb traffic router cannot express header routes", "the alb traffic router cannot express mirror routes"}},
 		{"malformed.yaml", []string{"10 error ", "12 error kind", "15 error "},
 			[]string{"yaml: line 10: mapping values are not allowed", "not a Kubernetes object"}},
 	} {

@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-
-	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // hpaTrafficRouting warns about an HPA on a traffic-routed canary without
@@ -105,57 +102,4 @@ func (ix *index) hookPromotes(h hookDoc) {
 				strings.Join(h.phases, ","), why))
 		}
 	}
-}
-
-// routesWithoutRouter warns about setHeaderRoute and setMirrorRoute steps
-// when no configured router can express them. Without trafficRouting at
-// all, plan.ValidateRollout already reports an error.
-func (ix *index) routesWithoutRouter(r rolloutDoc) {
-	c := r.ro.Spec.Strategy.Canary
-	if c == nil || c.TrafficRouting == nil {
-		return
-	}
-	routers := routerNames(c.TrafficRouting)
-	for _, name := range routers {
-		if name == "istio" || name == "nginx" || strings.Contains(strings.ToLower(name), "gatewayapi") {
-			return
-		}
-	}
-	for i, s := range c.Steps {
-		kind := ""
-		switch {
-		case s.SetHeaderRoute != nil:
-			kind = "setHeaderRoute"
-		case s.SetMirrorRoute != nil:
-			kind = "setMirrorRoute"
-		default:
-			continue
-		}
-		ix.add(r.obj, Warning, fmt.Sprintf("spec.strategy.canary.steps[%d]", i), fmt.Sprintf("%s needs a router that can "+
-			"match requests (istio, nginx or the gatewayAPI plugin), and %s cannot express it", kind, orNone(routers)))
-	}
-}
-
-// routerNames lists the routers a trafficRouting configures.
-func routerNames(tr *rampv1.RolloutTrafficRouting) []string {
-	var out []string
-	for name, set := range map[string]bool{"istio": tr.Istio != nil, "nginx": tr.Nginx != nil, "alb": tr.ALB != nil,
-		"smi": tr.SMI != nil, "ambassador": tr.Ambassador != nil, "appMesh": tr.AppMesh != nil,
-		"traefik": tr.Traefik != nil, "apisix": tr.Apisix != nil} {
-		if set {
-			out = append(out, name)
-		}
-	}
-	for name := range tr.Plugins {
-		out = append(out, "plugin "+name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func orNone(names []string) string {
-	if len(names) == 0 {
-		return "a trafficRouting without a router"
-	}
-	return strings.Join(names, ", ")
 }

@@ -186,47 +186,9 @@ func (r *blueGreenRun) scale() {
 	}
 }
 
-// delayedZero keeps the ReplicaSet's size until a recorded deadline (set now
-// if missing), then returns 0.
-func (r *blueGreenRun) delayedZero(rs *ReplicaSet, delaySeconds int32) int32 {
-	if rs == nil {
-		return 0
-	}
-	if rs.ScaleDownAt == nil {
-		if delaySeconds <= 0 {
-			return 0
-		}
-		at := r.in.Now.Add(time.Duration(delaySeconds) * time.Second)
-		r.setDeadline(rs.Name, at)
-		r.out.requeue(at.Sub(r.in.Now))
-		return rs.Spec
-	}
-	if r.in.Now.Before(*rs.ScaleDownAt) {
-		r.out.requeue(rs.ScaleDownAt.Sub(r.in.Now))
-		return rs.Spec
-	}
-	return 0
-}
-
 func (r *blueGreenRun) revisionLimit() int {
 	if l := r.b.ScaleDownDelayRevisionLimit; l != nil {
 		return int(*l)
 	}
 	return 1 << 30
-}
-
-func (r *blueGreenRun) setDeadline(name string, at time.Time) {
-	if r.out.ScaleDownAt == nil {
-		r.out.ScaleDownAt = map[string]*time.Time{}
-	}
-	at = at.Truncate(time.Second).Add(time.Second) // annotations have second resolution: never early
-	r.out.ScaleDownAt[name] = &at
-	r.out.requeue(at.Sub(r.in.Now))
-}
-
-func (r *blueGreenRun) clearDeadline(name string) {
-	if r.out.ScaleDownAt == nil {
-		r.out.ScaleDownAt = map[string]*time.Time{}
-	}
-	r.out.ScaleDownAt[name] = nil
 }

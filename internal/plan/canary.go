@@ -21,8 +21,8 @@ type canaryRun struct {
 	steps []rampv1.CanaryStep
 }
 
-// Canary plans one reconcile of a Rollout with the canary strategy (without
-// traffic routing): which step it is at, how big each ReplicaSet should be,
+// Canary plans one reconcile of a Rollout with the canary strategy (with or
+// without traffic routing): which step it is at, how big each ReplicaSet should be,
 // what the Services select, the status, the Events and when to look again.
 func Canary(in Input) Output {
 	r := &canaryRun{base: newBase(in), c: in.Rollout.Spec.Strategy.Canary}
@@ -43,15 +43,26 @@ func Canary(in Input) Output {
 		r.advanceSteps()
 	}
 	r.backgroundAnalysis()
-	canarySpec, stableSpec, othersSpec := r.scale(surge, unavailable)
-	r.scaleEvent()
-	r.complete(canarySpec, stableSpec, othersSpec)
-	r.terminateRuns()
-	r.services()
+	healthy := r.healthy
+	if r.routed() {
+		r.routedComplete()
+		r.routedScale()
+		r.scaleEvent()
+		r.terminateRuns()
+		r.routedServices()
+		healthy = r.routedHealthy
+	} else {
+		canarySpec, stableSpec, othersSpec := r.scale(surge, unavailable)
+		r.scaleEvent()
+		r.complete(canarySpec, stableSpec, othersSpec)
+		r.terminateRuns()
+		r.services()
+	}
 	r.restart(unavailable)
 	r.counts()
-	r.conditions(unavailable, r.healthy())
-	r.phase(r.healthy())
+	r.routedWeights()
+	r.conditions(unavailable, healthy())
+	r.phase(healthy())
 	r.quiet()
 	r.out.Status = r.s
 	return r.out
@@ -125,6 +136,8 @@ func (r *canaryRun) advanceSteps() {
 		st := r.steps[idx]
 		done := false
 		switch {
+		case r.routed() && (st.SetWeight != nil || st.SetCanaryScale != nil || st.SetHeaderRoute != nil || st.SetMirrorRoute != nil):
+			done = r.routedAtStep(idx)
 		case st.SetWeight != nil || st.SetCanaryScale != nil:
 			done = r.atTarget(r.canaryTarget(idx))
 		case st.Pause != nil:
@@ -225,6 +238,10 @@ func describeStep(st rampv1.CanaryStep) string {
 		return "setCanaryScale"
 	case st.Analysis != nil:
 		return "analysis"
+	case st.SetHeaderRoute != nil:
+		return "setHeaderRoute: " + st.SetHeaderRoute.Name
+	case st.SetMirrorRoute != nil:
+		return "setMirrorRoute: " + st.SetMirrorRoute.Name
 	}
 	return "step"
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
 // ReplicaSet is what the planner knows about one ReplicaSet of a Rollout.
@@ -39,8 +40,22 @@ type Input struct {
 	PodsAvailable int32
 	// Runs are the AnalysisRuns the Rollout owns, by name.
 	Runs map[string]Run
+	// Traffic is what the traffic routers were last read back holding (nil:
+	// unknown, e.g. after a controller restart; then nothing that carries
+	// traffic is scaled down until the routes are read back).
+	Traffic *Traffic
+	// ServiceHash is the pod-template hash each referenced Service selects
+	// now, by Service name ("" when it selects none).
+	ServiceHash map[string]string
 	// Now is the current time; plans never read the clock themselves.
 	Now time.Time
+}
+
+// Traffic is the route a Rollout's routers were last asked to hold and
+// whether reading their objects back showed it in force.
+type Traffic struct {
+	Route   traffic.Route
+	InForce bool
 }
 
 // Event is a Kubernetes Event the reconciler should record on the Rollout.
@@ -72,8 +87,11 @@ type Output struct {
 	StartRuns []RunStart
 	// TerminateRuns are AnalysisRuns to stop (spec.terminate: true).
 	TerminateRuns []string
-	Status        rampv1.RolloutStatus
-	Events        []Event
+	// Route is what the traffic routers should hold (nil without
+	// trafficRouting or while the spec is invalid).
+	Route  *traffic.Route
+	Status rampv1.RolloutStatus
+	Events []Event
 	// RequeueAfter is when the plan must run again even if nothing changes
 	// (a timed pause, the progress deadline, a restart time); 0 = never.
 	RequeueAfter time.Duration

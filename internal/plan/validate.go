@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
 // ValidateRollout reports everything in a Rollout's spec that this version of
@@ -51,15 +52,19 @@ func ValidateStrategy(ro *rampv1.Rollout) string {
 }
 
 // ValidateSupported reports a feature the spec asks for that this version
-// of the controller cannot provide yet (traffic routing): the controller refuses to run such a rollout rather than run it
-// without the safety gate or routing it asked for. Lint leaves these out, as
-// they are limits of this version, not mistakes in the manifest.
+// of the controller cannot provide (a traffic router Ramp has no
+// implementation of): the controller refuses to run such a rollout rather
+// than run it without the routing it asked for. Lint reports these as
+// warnings, as they are limits of this version, not mistakes in the manifest.
 func ValidateSupported(ro *rampv1.Rollout) string {
 	c := ro.Spec.Strategy.Canary
-	switch {
-	case c == nil:
-	case c.TrafficRouting != nil:
-		return "spec.strategy.canary.trafficRouting: traffic routing is not supported by this version of Ramp"
+	if c == nil || c.TrafficRouting == nil {
+		return ""
+	}
+	for _, name := range traffic.Configured(c.TrafficRouting) {
+		if _, ok := traffic.Caps[name]; !ok {
+			return fmt.Sprintf("spec.strategy.canary.trafficRouting.%s: this traffic router is not supported by this version of Ramp (supported: alb, istio, nginx, smi, plugins[%q])", routerField(name), traffic.GatewayAPI)
+		}
 	}
 	return ""
 }
@@ -73,7 +78,7 @@ func ValidateSteps(ro *rampv1.Rollout) string {
 // strategyProblems lists every step problem, then analysis without a
 // template.
 func strategyProblems(ro *rampv1.Rollout) []string {
-	out := stepProblems(ro)
+	out := append(routingProblems(ro.Spec.Strategy.Canary), stepProblems(ro)...)
 	none := func(path string, a *rampv1.RolloutAnalysis) {
 		if a != nil && len(a.Templates) == 0 {
 			out = append(out, path+".templates: at least one template is required")
@@ -104,10 +109,8 @@ func stepProblems(ro *rampv1.Rollout) []string {
 				out = append(out, path+"."+err.Error())
 			}
 		case s.SetHeaderRoute != nil || s.SetMirrorRoute != nil:
-			if c.TrafficRouting == nil {
-				out = append(out, path+": setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting")
-			} else {
-				out = append(out, path+": header and mirror routes are not supported by this version of Ramp")
+			if msg := managedRouteProblem(c, path, s); msg != "" {
+				out = append(out, msg)
 			}
 		case s.Analysis != nil && len(s.Analysis.Templates) == 0:
 			out = append(out, path+".analysis.templates: at least one template is required")

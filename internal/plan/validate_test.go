@@ -46,15 +46,25 @@ func TestValidateRollout(t *testing.T) {
 		}, want: []string{
 			"spec.template: required",
 			`spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`,
-			"spec.strategy.canary.steps[2]: setHeaderRoute and setMirrorRoute need spec.strategy.canary.trafficRouting",
+			"spec.strategy.canary.steps[2].setHeaderRoute: needs spec.strategy.canary.trafficRouting",
 			"spec.strategy.canary.steps[3].analysis.templates: at least one template is required",
 		}, first: "spec.template: required",
 			second: `spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`},
-		{name: "header route with a router", edit: func(ro *rampv1.Rollout) {
+		{name: "mirror route not in managedRoutes, no services", edit: func(ro *rampv1.Rollout) {
 			ro.Spec.Strategy.Canary.TrafficRouting = &rampv1.RolloutTrafficRouting{Istio: &rampv1.IstioTrafficRouting{}}
 			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{{SetMirrorRoute: &rampv1.SetMirrorRoute{Name: "m"}}}
-		}, want: []string{"spec.strategy.canary.steps[0]: header and mirror routes are not supported by this version of Ramp"},
-			second: "spec.strategy.canary.steps[0]: header and mirror routes are not supported by this version of Ramp"},
+		}, want: []string{"spec.strategy.canary.canaryService: required with trafficRouting",
+			"spec.strategy.canary.stableService: required with trafficRouting",
+			`spec.strategy.canary.steps[0].setMirrorRoute.name: "m" is not listed in spec.strategy.canary.trafficRouting.managedRoutes`},
+			second: "spec.strategy.canary.canaryService: required with trafficRouting"},
+		{name: "mirror route on a router that cannot", edit: func(ro *rampv1.Rollout) {
+			c := ro.Spec.Strategy.Canary
+			c.CanaryService, c.StableService = "c", "s"
+			c.TrafficRouting = &rampv1.RolloutTrafficRouting{Nginx: &rampv1.NginxTrafficRouting{StableIngress: "i"},
+				ManagedRoutes: []rampv1.ManagedRoute{{Name: "m"}}}
+			c.Steps = []rampv1.CanaryStep{{SetMirrorRoute: &rampv1.SetMirrorRoute{Name: "m"}}}
+		}, want: []string{"spec.strategy.canary.steps[0].setMirrorRoute: the nginx traffic router cannot express mirror routes"},
+			second: "spec.strategy.canary.steps[0].setMirrorRoute: the nginx traffic router cannot express mirror routes"},
 		{name: "blue-green analysis", edit: func(ro *rampv1.Rollout) {
 			ro.Spec.Strategy = rampv1.RolloutStrategy{BlueGreen: &rampv1.BlueGreenStrategy{ActiveService: "a", PostPromotionAnalysis: &rampv1.RolloutAnalysis{}}}
 		}, want: []string{"spec.strategy.blueGreen.postPromotionAnalysis.templates: at least one template is required"},

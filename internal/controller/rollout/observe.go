@@ -44,6 +44,8 @@ type world struct {
 	restart   []*corev1.Pod // pods created before spec.restartAt, oldest first
 	podsReady int32
 	runs      []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
+	// serviceHash is the pod-template hash each referenced Service selects.
+	serviceHash map[string]string
 }
 
 func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
@@ -96,7 +98,7 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	if w.runs, err = r.ownedRuns(ctx, ro); err != nil {
 		return nil, err
 	}
-	if w.invalid = r.validateRefs(ctx, ro); w.invalid != "" {
+	if w.invalid = r.validateRefs(ctx, ro, w); w.invalid != "" {
 		return w, nil
 	}
 	if err := r.observePods(ctx, ro, w); err != nil {
@@ -109,15 +111,20 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 // the field (plan.ValidateTemplate, the first part of plan.ValidateRollout).
 func validateTemplate(ro *rampv1.Rollout) string { return plan.ValidateTemplate(ro) }
 
-// validateRefs reports steps and hooks this controller cannot run, and
-// Services that are missing or whose selector cannot select the pods.
-func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) string {
+// validateRefs reports steps and hooks this controller cannot run, traffic
+// routers it cannot use, and Services that are missing or whose selector
+// cannot select the pods (recording what each Service selects now).
+func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *world) string {
 	if msg := plan.ValidateStrategy(ro); msg != "" { // steps and blue-green hooks, as in plan.ValidateRollout
 		return msg
 	}
 	if msg := plan.ValidateSupported(ro); msg != "" {
 		return msg
 	}
+	if msg := r.checkRouters(ro); msg != "" {
+		return msg
+	}
+	w.serviceHash = map[string]string{}
 	type ref struct{ field, name string }
 	var refs []ref
 	if c := ro.Spec.Strategy.Canary; c != nil {
@@ -135,6 +142,7 @@ func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout) strin
 		if apierrors.IsNotFound(err) {
 			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.field, ref.name, ro.Namespace)
 		}
+		w.serviceHash[ref.name] = svc.Spec.Selector[HashLabel]
 		for k, v := range svc.Spec.Selector {
 			if k != HashLabel && ro.Spec.Template.Labels[k] != v {
 				return fmt.Sprintf("%s: Service %q selects %s=%s, which the Rollout's pods (spec.template.metadata.labels) do not carry",
@@ -185,7 +193,7 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 
 func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
-		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs)}
+		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)
 	}

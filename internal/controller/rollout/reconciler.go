@@ -18,6 +18,8 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/registry"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
 // Reconciler reconciles Rollout objects.
@@ -25,6 +27,13 @@ type Reconciler struct {
 	Client   client.Client
 	Recorder events.EventRecorder
 	Clock    clock.PassiveClock
+	// Routers are the traffic routers by trafficRouting key.
+	Routers *registry.Registry[traffic.Router]
+
+	// routes remembers, by Rollout UID, the route the routers were last
+	// asked to hold and whether it was read back (plan.Traffic). After a
+	// restart it is empty, and the first pass reads every route back.
+	routes sync.Map
 
 	// deleted remembers pods this controller deleted for a restart until the
 	// cache shows them terminating or gone, so a pass that runs before the
@@ -44,6 +53,10 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;delete
 // +kubebuilder:rbac:groups="";events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=networking.istio.io,resources=virtualservices;destinationrules,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=split.smi-spec.io,resources=trafficsplits,verbs=get;list;watch;create;update;patch
 
 // Reconcile reads the world, plans and writes the difference.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -53,7 +66,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if ro.DeletionTimestamp != nil {
 		r.expect.forget(ro.UID)
-		return ctrl.Result{}, nil
+		return ctrl.Result{}, r.release(ctx, ro)
+	}
+	if wrote, err := r.ensureFinalizer(ctx, ro); err != nil || wrote {
+		return ctrl.Result{}, client.IgnoreNotFound(ignoreConflict(err)) // the update brings the next pass
 	}
 	now := r.Clock.Now()
 	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
@@ -73,7 +89,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if ro.Spec.Strategy.BlueGreen != nil {
 		strategy = plan.BlueGreen
 	}
-	out := strategy(w.input(ro, now))
+	in := w.input(ro, now)
+	in.Traffic = r.heldRoute(ro)
+	out := strategy(in)
+	if out.Route != nil && w.invalid == "" {
+		if out, err = r.route(ctx, ro, strategy, in, out); err != nil {
+			if w.invalid, err = routeError(err); err != nil {
+				return ctrl.Result{}, err
+			}
+			in.Invalid = w.invalid
+			out = strategy(in) // nothing is changed; the running version keeps serving
+		}
+	}
 	if err := r.apply(ctx, ro, w, out); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -97,4 +124,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		log.FromContext(ctx).V(1).Info("reconciled rollout", "phase", out.Status.Phase, "step", out.Status.CurrentStepIndex, "events", len(out.Events))
 	}
 	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
+}
+
+func ignoreConflict(err error) error {
+	if apierrors.IsConflict(err) {
+		return nil
+	}
+	return err
 }

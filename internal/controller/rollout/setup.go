@@ -6,6 +6,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -17,6 +19,65 @@ import (
 
 // serviceIndex indexes Rollouts by the Services their strategy names.
 const serviceIndex = ".spec.strategy.services"
+
+// routeIndex indexes Rollouts by the route objects their traffic routers
+// read ("<Kind>.<group>/<namespace>/<name>").
+const routeIndex = ".spec.strategy.canary.trafficRouting.objects"
+
+// routeKinds are the kinds Ramp's traffic routers read and write.
+var routeKinds = []schema.GroupKind{
+	{Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"},
+	{Group: "networking.istio.io", Kind: "VirtualService"},
+	{Group: "networking.istio.io", Kind: "DestinationRule"},
+	{Group: "networking.k8s.io", Kind: "Ingress"},
+	{Group: "split.smi-spec.io", Kind: "TrafficSplit"},
+}
+
+// servedRouteKinds resolves the route kinds this cluster serves (at start:
+// a router CRD installed later is watched after a controller restart; until
+// then a Rollout using it reports the kind as not served).
+func servedRouteKinds(mgr ctrl.Manager) []schema.GroupVersionKind {
+	var out []schema.GroupVersionKind
+	for _, gk := range routeKinds {
+		m, err := mgr.GetRESTMapper().RESTMapping(gk)
+		if err != nil {
+			mgr.GetLogger().Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", gk.String())
+			continue
+		}
+		out = append(out, m.GroupVersionKind)
+	}
+	return out
+}
+
+func routeKey(gk schema.GroupKind, ns, name string) string {
+	return gk.String() + "/" + ns + "/" + name
+}
+
+// routeKeys lists the route objects ro's routers read.
+func (r *Reconciler) routeKeys(ro *rampv1.Rollout) []string {
+	routers, _ := r.routersOf(ro)
+	var keys []string
+	for _, rt := range routers {
+		if rt.Check(ro) != nil {
+			continue
+		}
+		for _, ref := range rt.Refs(ro) {
+			keys = append(keys, routeKey(ref.GVK.GroupKind(), ref.Namespace, ref.Name))
+		}
+	}
+	return keys
+}
+
+// rolloutsForRoute enqueues the Rollout that controls a route object (a
+// generated canary Ingress, a TrafficSplit) and those whose routers read it.
+func (r *Reconciler) rolloutsForRoute(ctx context.Context, o client.Object) []reconcile.Request {
+	var reqs []reconcile.Request
+	if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Namespace: o.GetNamespace(), Name: ref.Name}})
+	}
+	gk := o.GetObjectKind().GroupVersionKind().GroupKind()
+	return append(reqs, r.rolloutsBy(ctx, "", routeIndex, routeKey(gk, o.GetNamespace(), o.GetName()))...)
+}
 
 // templateIndex indexes Rollouts by the analysis templates they reference
 // (name, or "cluster/<name>" for a ClusterAnalysisTemplate).
@@ -54,7 +115,18 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).
+	if err := idx.IndexField(ctx, &rampv1.Rollout{}, routeIndex, func(o client.Object) []string {
+		return r.routeKeys(o.(*rampv1.Rollout))
+	}); err != nil {
+		return err
+	}
+	b := ctrl.NewControllerManagedBy(mgr)
+	for _, gvk := range servedRouteKinds(mgr) {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(gvk)
+		b = b.Watches(u, handler.EnqueueRequestsFromMapFunc(r.rolloutsForRoute))
+	}
+	return b.
 		For(&rampv1.Rollout{}).
 		Owns(&appsv1.ReplicaSet{}).
 		Owns(&rampv1.AnalysisRun{}).

@@ -8,8 +8,9 @@ import (
 	"context"
 	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,10 +27,7 @@ func Get(ctx context.Context, c client.Reader, ref traffic.Ref) (*unstructured.U
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(ref.GVK)
 	if err := c.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, u); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, fmt.Errorf("%s %s/%s not found", ref.GVK.Kind, ref.Namespace, ref.Name)
-		}
-		return nil, fmt.Errorf("read %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
+		return nil, readError(ref, err)
 	}
 	return u, nil
 }
@@ -50,12 +48,15 @@ func Sync(ctx context.Context, c client.Client, ref traffic.Ref, mutate func(*un
 func Update(ctx context.Context, c client.Client, cur *unstructured.Unstructured, mutate func(*unstructured.Unstructured) error) (bool, error) {
 	want := cur.DeepCopy()
 	if err := mutate(want); err != nil {
-		return false, fmt.Errorf("%s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
+		return false, traffic.Misconfigured("%s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
 	}
 	if equality.Semantic.DeepEqual(cur.Object, want.Object) {
 		return true, nil
 	}
 	if err := c.Update(ctx, want, client.FieldOwner(FieldOwner)); err != nil {
+		if apierrors.IsConflict(err) {
+			return false, nil // read from a cache that was behind; its watch event brings the next pass
+		}
 		return false, fmt.Errorf("update %s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
 	}
 	return false, nil
@@ -72,10 +73,21 @@ func Ensure(ctx context.Context, c client.Client, obj *unstructured.Unstructured
 	case err == nil:
 		return cur, false, nil
 	case !apierrors.IsNotFound(err):
-		return nil, false, fmt.Errorf("read %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
+		return nil, false, readError(ref, err)
 	}
 	if err := c.Create(ctx, obj, client.FieldOwner(FieldOwner)); err != nil {
 		return nil, false, fmt.Errorf("create %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
 	}
 	return obj, true, nil
+}
+
+// readError names the object; a missing object or kind is a ConfigError.
+func readError(ref traffic.Ref, err error) error {
+	switch {
+	case apierrors.IsNotFound(err):
+		return traffic.Misconfigured("%s %s/%s not found", ref.GVK.Kind, ref.Namespace, ref.Name)
+	case meta.IsNoMatchError(err):
+		return traffic.Misconfigured("%s (%s) is not served by this cluster: install its CRD", ref.GVK.Kind, ref.GVK.GroupVersion())
+	}
+	return fmt.Errorf("read %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
 }

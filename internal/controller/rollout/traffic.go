@@ -1,0 +1,165 @@
+package rollout
+
+import (
+	"context"
+	"errors"
+	"reflect"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
+)
+
+// TrafficFinalizer holds a traffic-routed Rollout's deletion until its
+// routes send everything back to stable.
+const TrafficFinalizer = "rollout.ramp.dev/traffic-routes"
+
+// maxRoutePasses bounds how often one reconcile re-plans after reading a
+// route back (each pass can only confirm what the previous one wanted).
+const maxRoutePasses = 3
+
+// routersOf returns the configured routers of ro (an unknown name is an
+// error; plan.ValidateSupported reports it first).
+func (r *Reconciler) routersOf(ro *rampv1.Rollout) ([]traffic.Router, error) {
+	c := ro.Spec.Strategy.Canary
+	if c == nil || c.TrafficRouting == nil || r.Routers == nil {
+		return nil, nil
+	}
+	var out []traffic.Router
+	for _, name := range traffic.Configured(c.TrafficRouting) {
+		rt, err := r.Routers.Get(name)
+		if err != nil {
+			return nil, traffic.Misconfigured("%w", err)
+		}
+		out = append(out, rt)
+	}
+	return out, nil
+}
+
+// checkRouters reports the first router configuration problem of ro.
+func (r *Reconciler) checkRouters(ro *rampv1.Rollout) string {
+	routers, err := r.routersOf(ro)
+	if err != nil {
+		return "spec.strategy.canary.trafficRouting: " + err.Error()
+	}
+	for _, rt := range routers {
+		if err := rt.Check(ro); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
+
+// syncRoute makes every router hold route; inForce when all already did.
+func (r *Reconciler) syncRoute(ctx context.Context, ro *rampv1.Rollout, route traffic.Route) (bool, error) {
+	routers, err := r.routersOf(ro)
+	if err != nil {
+		return false, err
+	}
+	inForce := true
+	for _, rt := range routers {
+		ok, err := rt.Sync(ctx, ro, route)
+		if err != nil {
+			return false, err
+		}
+		inForce = inForce && ok
+	}
+	return inForce, nil
+}
+
+// route syncs the planned route and re-plans while reading it back teaches
+// the plan something new (a step's route in force lets the step finish in
+// the same reconcile). It stops after a write: the route object's watch
+// event brings the next pass once the cache shows it.
+func (r *Reconciler) route(ctx context.Context, ro *rampv1.Rollout, strategy func(plan.Input) plan.Output, in plan.Input, out plan.Output) (plan.Output, error) {
+	for range maxRoutePasses {
+		if out.Route == nil {
+			return out, nil
+		}
+		inForce, err := r.syncRoute(ctx, ro, *out.Route)
+		if err != nil {
+			return out, err
+		}
+		seen := plan.Traffic{Route: *out.Route, InForce: inForce}
+		r.routes.Store(ro.UID, seen)
+		if in.Traffic != nil && sameTraffic(*in.Traffic, seen) {
+			return out, nil
+		}
+		in.Traffic = &seen
+		out = strategy(in)
+		if !inForce {
+			return out, nil
+		}
+	}
+	return out, nil
+}
+
+// heldRoute is what the routers were last read back holding for ro.
+func (r *Reconciler) heldRoute(ro *rampv1.Rollout) *plan.Traffic {
+	if v, ok := r.routes.Load(ro.UID); ok {
+		t := v.(plan.Traffic)
+		return &t
+	}
+	return nil
+}
+
+func sameTraffic(a, b plan.Traffic) bool { return reflect.DeepEqual(a, b) }
+
+// ensureFinalizer adds TrafficFinalizer to a traffic-routed Rollout (and
+// removes it when trafficRouting is gone). It reports whether it wrote.
+func (r *Reconciler) ensureFinalizer(ctx context.Context, ro *rampv1.Rollout) (bool, error) {
+	routed := ro.Spec.Strategy.Canary != nil && ro.Spec.Strategy.Canary.TrafficRouting != nil
+	if routed == controllerutil.ContainsFinalizer(ro, TrafficFinalizer) {
+		return false, nil
+	}
+	patch := client.MergeFromWithOptions(ro.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	if routed {
+		controllerutil.AddFinalizer(ro, TrafficFinalizer)
+	} else {
+		controllerutil.RemoveFinalizer(ro, TrafficFinalizer)
+	}
+	return true, r.Client.Patch(ctx, ro, patch)
+}
+
+// release puts every route of a deleted Rollout back on stable, removes
+// what the routers created, then lets the deletion finish. A route object
+// that is gone (or misconfigured) has nothing left to restore.
+func (r *Reconciler) release(ctx context.Context, ro *rampv1.Rollout) error {
+	if !controllerutil.ContainsFinalizer(ro, TrafficFinalizer) {
+		return nil
+	}
+	stable := ro.Status.StableRS
+	route := traffic.Route{Max: ro.Spec.Strategy.Canary.MaxTrafficWeight(), StableHash: stable, CanaryHash: stable}
+	inForce, err := r.syncRoute(ctx, ro, route)
+	switch {
+	case err != nil && !traffic.IsConfigError(err):
+		return err
+	case err == nil && !inForce:
+		return nil // written; its watch event brings the read-back
+	}
+	routers, _ := r.routersOf(ro)
+	for _, rt := range routers {
+		if c, ok := rt.(traffic.Cleaner); ok {
+			if err := c.Cleanup(ctx, ro); err != nil && !traffic.IsConfigError(err) {
+				return err
+			}
+		}
+	}
+	patch := client.MergeFromWithOptions(ro.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	controllerutil.RemoveFinalizer(ro, TrafficFinalizer)
+	r.routes.Delete(ro.UID)
+	return client.IgnoreNotFound(r.Client.Patch(ctx, ro, patch))
+}
+
+// routeError turns a router's configuration error into an InvalidSpec
+// message naming the field; other errors are returned for a retry.
+func routeError(err error) (string, error) {
+	var ce *traffic.ConfigError
+	if errors.As(err, &ce) {
+		return "spec.strategy.canary.trafficRouting: " + ce.Error(), nil
+	}
+	return "", err
+}

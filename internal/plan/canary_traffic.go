@@ -1,0 +1,174 @@
+package plan
+
+import (
+	"reflect"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
+)
+
+// A traffic-routed canary obeys one rule: a ReplicaSet never shrinks below
+// the pods it needs for the traffic the routers were last read back sending
+// it, and a route never sends a ReplicaSet more traffic than its available
+// pods carry. Weights are in units of trafficRouting.maxTrafficWeight.
+
+func (r *canaryRun) routed() bool { return r.c.TrafficRouting != nil }
+
+func (r *canaryRun) maxWeight() int32 { return r.c.MaxTrafficWeight() }
+
+// podsFor is how many pods carry weight w: ceil(w x n / max).
+func (r *canaryRun) podsFor(w int32) int32 {
+	m := int64(max(r.maxWeight(), 1))
+	w = min(max(w, 0), int32(m))
+	return int32((int64(r.n)*int64(w) + m - 1) / m)
+}
+
+// carried is the weight k available pods carry: floor(k x max / n).
+func (r *canaryRun) carried(k int32) int32 {
+	if r.n <= 0 {
+		return r.maxWeight()
+	}
+	return int32(min(int64(max(k, 0))*int64(r.maxWeight())/int64(r.n), int64(r.maxWeight())))
+}
+
+// held is the route the routers were read back holding (ok false: unknown
+// or not yet confirmed).
+func (r *canaryRun) held() (traffic.Route, bool) {
+	t := r.in.Traffic
+	if t == nil || !t.InForce {
+		return traffic.Route{}, false
+	}
+	return t.Route, true
+}
+
+// shareOf is the weight a pod-template hash carries now, through the held
+// route or any Service selecting it (ok false: unknown, so keep its pods).
+func (r *canaryRun) shareOf(hash string) (int32, bool) {
+	rt, ok := r.held()
+	if !ok {
+		return 0, false
+	}
+	var w int32
+	if hash == rt.CanaryHash || hash == r.in.ServiceHash[r.c.CanaryService] {
+		w += rt.Canary
+	}
+	if hash == rt.StableHash || hash == r.in.ServiceHash[r.c.StableService] {
+		w += rt.Stable()
+	}
+	return w, true
+}
+
+// selected reports whether a Service of the Rollout selects hash now.
+func (r *canaryRun) selected(hash string) bool {
+	return hash != "" && (r.in.ServiceHash[r.c.CanaryService] == hash || r.in.ServiceHash[r.c.StableService] == hash)
+}
+
+// floorFor is the smallest size rs may shrink to now, or its current size
+// when its traffic is unknown.
+func (r *canaryRun) floorFor(rs *ReplicaSet) int32 {
+	w, ok := r.shareOf(rs.Hash)
+	if !ok {
+		return rs.Spec
+	}
+	if w == 0 && r.selected(rs.Hash) {
+		return min(rs.Spec, 1) // a selector still points here: keep a pod behind it
+	}
+	return min(rs.Spec, r.podsFor(w))
+}
+
+// routedTarget is the step's canary weight and canary pod count at idx.
+func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
+	switch {
+	case r.aborted:
+		return 0, 0
+	case r.stable:
+		return 0, r.n
+	case int(idx) >= len(r.steps): // promoting: full canary, last weight held
+		weight = lastWeight(r.steps)
+		if r.c.DynamicStableScale {
+			weight = r.maxWeight()
+		}
+		return weight, r.n
+	}
+	weight = weightAt(r.steps, idx)
+	if v, ok := canaryScaleAt(r.steps, idx, r.n); ok {
+		return weight, min(max(v, 0), r.n)
+	}
+	return weight, r.podsFor(weight)
+}
+
+// stableTarget is the stable size at canary weight w with c canary pods:
+// full, or with dynamicStableScale the rest, never fewer than w's stable
+// share needs.
+func (r *canaryRun) stableTarget(w, c int32) int32 {
+	if !r.c.DynamicStableScale {
+		return r.n
+	}
+	return max(r.n-c, r.podsFor(r.maxWeight()-w))
+}
+
+// routeWeight is the canary weight to send now toward the step's weight w
+// (with c canary pods wanted): never more than the available canary pods
+// carry, never less than the available stable pods leave (dynamic scale).
+func (r *canaryRun) routeWeight(w, c int32) int32 {
+	nw, st := r.in.New, r.in.Stable
+	canaryAvail := int32(0)
+	if nw != nil {
+		canaryAvail = nw.Available
+	}
+	hi := r.carried(canaryAvail)
+	prev := int32(0)
+	if rt, ok := r.held(); ok && rt.CanaryHash == r.in.NewHash {
+		prev = rt.Canary
+	}
+	if !r.c.DynamicStableScale {
+		if canaryAvail >= min(c, r.podsFor(w)) && (w == 0 || canaryAvail > 0) {
+			return w
+		}
+		return min(w, prev, hi) // hold until the step's canary pods are available
+	}
+	lo := int32(0)
+	if st != nil {
+		lo = r.maxWeight() - r.carried(st.Available)
+	}
+	if lo > hi {
+		return min(max(prev, lo), hi)
+	}
+	return min(max(w, lo), hi)
+}
+
+// managedAt lists the header and mirror routes in force at step idx (the
+// step itself included), in managedRoutes order.
+func (r *canaryRun) managedAt(idx int32) (headers []rampv1.SetHeaderRoute, mirrors []rampv1.SetMirrorRoute) {
+	hs, ms := map[string]int{}, map[string]int{}
+	for i := 0; i <= int(idx) && i < len(r.steps); i++ {
+		if h := r.steps[i].SetHeaderRoute; h != nil {
+			hs[h.Name] = i
+			if len(h.Match) == 0 {
+				delete(hs, h.Name)
+			}
+		}
+		if m := r.steps[i].SetMirrorRoute; m != nil {
+			ms[m.Name] = i
+			if len(m.Match) == 0 {
+				delete(ms, m.Name)
+			}
+		}
+	}
+	for _, mr := range r.c.TrafficRouting.ManagedRoutes {
+		if i, ok := hs[mr.Name]; ok {
+			headers = append(headers, *r.steps[i].SetHeaderRoute)
+		}
+		if i, ok := ms[mr.Name]; ok {
+			mirrors = append(mirrors, *r.steps[i].SetMirrorRoute)
+		}
+	}
+	return headers, mirrors
+}
+
+func lastWeight(steps []rampv1.CanaryStep) int32 {
+	return weightAt(steps, int32(len(steps))-1)
+}
+
+// sameRoute compares two routes, managed routes included.
+func sameRoute(a, b traffic.Route) bool { return reflect.DeepEqual(a, b) }

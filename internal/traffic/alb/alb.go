@@ -1,0 +1,119 @@
+// Package alb routes traffic with the AWS Load Balancer Controller. The
+// Ingresses are the user's: each routes to the Rollout's root (or stable)
+// Service with port name "use-annotation", and Ramp only keeps the forward
+// action annotation of that Service (weighted target groups of the canary
+// and stable Services) and the marker annotation naming the Rollout that
+// manages it. Nothing else of an Ingress is touched. Objects are read and
+// written as unstructured networking.k8s.io/v1 Ingresses through
+// traffic/objects; what the annotations hold is decided by pure functions.
+package alb
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
+	"github.com/ramp-rollouts/ramp/internal/traffic/objects"
+)
+
+var ingressGVK = schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}
+
+// Router keeps the action annotations of Rollouts routed with ALB.
+type Router struct{ c client.Client }
+
+var _ traffic.Router = (*Router)(nil)
+
+// New returns a Router that reads through c (the manager's cached client)
+// and writes with it.
+func New(c client.Client) *Router { return &Router{c: c} }
+
+// Refs are the Ingresses of ro, in the Rollout's namespace.
+func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
+	_, a := config(ro)
+	if a == nil {
+		return nil
+	}
+	var refs []traffic.Ref
+	for _, name := range ingresses(a) {
+		refs = append(refs, traffic.Ref{GVK: ingressGVK, Namespace: ro.Namespace, Name: name})
+	}
+	return refs
+}
+
+// Sync sets the forward action of every Ingress to want. Problems retrying
+// cannot fix (the configuration, a missing Ingress or one without a
+// use-annotation backend, an action another Rollout manages) are
+// traffic.ConfigErrors.
+func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Route) (bool, error) {
+	if err := r.Check(ro); err != nil {
+		return false, traffic.Misconfigured("%w", err)
+	}
+	if err := checkRoute(want); err != nil {
+		return false, traffic.Misconfigured("%w", err)
+	}
+	act := newAction(ro)
+	value, err := act.value(want)
+	if err != nil {
+		return false, err
+	}
+	inForce := true
+	for _, ref := range r.Refs(ro) {
+		cur, err := objects.Get(ctx, r.c, ref)
+		if err != nil {
+			return false, err
+		}
+		if err := act.check(cur); err != nil {
+			return false, traffic.Misconfigured("%w", err)
+		}
+		ok, err := objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error { return act.apply(u, value) })
+		if err != nil {
+			return false, err
+		}
+		inForce = inForce && ok
+	}
+	return inForce, nil
+}
+
+// config returns ro's canary strategy and its ALB configuration (nil when
+// either is not set).
+func config(ro *rampv1.Rollout) (*rampv1.CanaryStrategy, *rampv1.ALBTrafficRouting) {
+	if ro == nil || ro.Spec.Strategy.Canary == nil || ro.Spec.Strategy.Canary.TrafficRouting == nil {
+		return nil, nil
+	}
+	cs := ro.Spec.Strategy.Canary
+	return cs, cs.TrafficRouting.ALB
+}
+
+// ingresses are the Ingresses a configures: ingress, then ingresses, each
+// once.
+func ingresses(a *rampv1.ALBTrafficRouting) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range append([]string{a.Ingress}, a.Ingresses...) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// checkRoute reports a Route an ALB forward action cannot carry.
+func checkRoute(want traffic.Route) error {
+	switch {
+	case want.Max <= 0 || want.Canary < 0 || want.Canary > want.Max:
+		return fmt.Errorf("alb: canary weight %d of %d out of range", want.Canary, want.Max)
+	case want.Max > maxWeight:
+		return fmt.Errorf("alb: target group weights are at most %d, max traffic weight is %d", maxWeight, want.Max)
+	case len(want.Headers) > 0:
+		return fmt.Errorf("alb: cannot route by header (setHeaderRoute %q)", want.Headers[0].Name)
+	case len(want.Mirrors) > 0:
+		return fmt.Errorf("alb: cannot mirror traffic (setMirrorRoute %q)", want.Mirrors[0].Name)
+	}
+	return nil
+}
