@@ -22,14 +22,22 @@ bin/ramp-cluster up --bin "$clusterbin" --state "$state/cluster" --port-base "$b
 cp "$state/cluster/kubeconfig" "$state/kubeconfig"
 
 $kubectl apply --server-side --force-conflicts -f config/crd/bases/ >/dev/null
+# The traffic routers' CRDs (Gateway API, Istio, SMI), from their own modules.
+for f in $(hack/router-crds.sh); do
+  $kubectl apply --server-side --force-conflicts -f "$f" >/dev/null
+done
+go build -o bin/crdv1 ./hack/crdv1
+bin/crdv1 "$(hack/router-crds.sh smi)" | $kubectl apply --server-side --force-conflicts -f - >/dev/null
 crds="crd/rollouts.argoproj.io crd/analysisruns.argoproj.io crd/analysistemplates.argoproj.io
-  crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io"
+  crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io
+  crd/httproutes.gateway.networking.k8s.io crd/virtualservices.networking.istio.io
+  crd/destinationrules.networking.istio.io crd/trafficsplits.split.smi-spec.io"
 # A just-created CRD has no status yet, which kubectl wait reports as an error: retry.
 for _ in $(seq 100); do
   $kubectl wait --for=condition=Established --timeout=30s $crds >/dev/null 2>&1 && break
   sleep 0.2
 done
-$kubectl wait --for=condition=Established --timeout=1s $crds >/dev/null
+$kubectl wait --for=condition=Established --timeout=20s $crds >/dev/null
 echo "CRDs installed" >&2
 
 if [ "${RAMP_START_CONTROLLER:-1}" != 0 ]; then

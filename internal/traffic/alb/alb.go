@@ -6,6 +6,8 @@
 // manages it. Nothing else of an Ingress is touched. Objects are read and
 // written as unstructured networking.k8s.io/v1 Ingresses through
 // traffic/objects; what the annotations hold is decided by pure functions.
+// It imports only api/v1alpha1, traffic and traffic/objects of Ramp
+// (never the controller).
 package alb
 
 import (

@@ -6,6 +6,8 @@
 // Ingresses are only read. Objects are read and written as unstructured
 // networking.k8s.io/v1 Ingresses through traffic/objects; everything that
 // decides their content is a pure function of this package.
+// It imports only api/v1alpha1, traffic and traffic/objects of Ramp
+// (never the controller).
 package nginx
 
 import (
