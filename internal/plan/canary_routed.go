@@ -16,8 +16,8 @@ func (r *canaryRun) routedAtStep(idx int32) bool {
 	if nw == nil || nw.Spec != c || nw.Available < c {
 		return false
 	}
-	if st != nil && r.c.DynamicStableScale && st.Spec != r.stableTarget(w, c) {
-		return false
+	if st != nil && r.c.DynamicStableScale && st.Spec > max(r.stableTarget(w, c), r.floorFor(st)) {
+		return false // stable can still shrink
 	}
 	rt, ok := r.held()
 	return ok && sameRoute(rt, r.stepRoute(w, idx))
@@ -115,8 +115,8 @@ func (r *canaryRun) byHash(h string) *ReplicaSet {
 func (r *canaryRun) routedScale() {
 	w, c := r.routedTarget(*r.s.CurrentStepIndex)
 	route := r.stepRoute(r.routeWeight(w, c), *r.s.CurrentStepIndex)
-	if r.stable || r.handover() {
-		route = r.handoverRoute()
+	if r.stable || (r.handover() && r.in.ServiceHash[r.c.StableService] == r.in.NewHash) {
+		route = r.handoverRoute() // only once the stable Service is read back selecting the new pods
 	}
 	if rt, ok := r.held(); ok && r.ro.Spec.Paused {
 		route = rt
@@ -143,8 +143,11 @@ func (r *canaryRun) routedScale() {
 		switch {
 		case want > nw.Spec:
 			want = grow(nw.Spec, want)
-		case want < nw.Spec && r.aborted && !dynamic && r.floorFor(nw) == 0:
-			want = r.delayedZero(nw, r.ro.AbortScaleDownDelaySeconds())
+		case want < nw.Spec && r.aborted && !dynamic:
+			want = nw.Spec // all of it until no traffic reaches it, then after the abort delay
+			if r.floorFor(nw) == 0 {
+				want = r.delayedZero(nw, r.ro.AbortScaleDownDelaySeconds())
+			}
 		case want < nw.Spec:
 			want = max(want, r.floorFor(nw))
 		}

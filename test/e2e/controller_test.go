@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -62,7 +63,7 @@ func startController(leaseNS string, extraArgs ...string) (*controllerProcess, e
 		"--leader-election-lease-duration", "15s",
 		"--health-probe-bind-address", p.probeAddr,
 		"--metrics-bind-address", p.metrics,
-		"--log-format", "json")
+		"--log-format", "json", "--log-level", cmp.Or(os.Getenv("RAMP_E2E_LOG_LEVEL"), "info"))
 	p.cmd.Args = append(p.cmd.Args, extraArgs...) // later flags win
 	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	if err := p.cmd.Start(); err != nil {

@@ -14,6 +14,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
@@ -383,6 +384,22 @@ func watchFrom(ctx context.Context, list client.ObjectList, ns, rv string, next 
 	wc, err := client.NewWithWatch(env.rest, client.Options{Scheme: env.client.Scheme()})
 	if err != nil {
 		return err
+	}
+	if rv == "" { // a retry watcher needs a resourceVersion: list first, replaying the items as ADDED
+		l := list.DeepCopyObject().(client.ObjectList)
+		if err := wc.List(ctx, l, client.InNamespace(ns)); err != nil {
+			return err
+		}
+		items, err := meta.ExtractList(l)
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			if obj, ok := it.(client.Object); ok && next(watch.Added, obj) {
+				return nil
+			}
+		}
+		rv = l.GetResourceVersion()
 	}
 	lw := &cache.ListWatch{WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 		return wc.Watch(ctx, list.DeepCopyObject().(client.ObjectList), client.InNamespace(ns), &client.ListOptions{Raw: &o})

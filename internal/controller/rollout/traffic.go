@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -73,7 +74,8 @@ func (r *Reconciler) syncRoute(ctx context.Context, ro *rampv1.Rollout, route tr
 // route syncs the planned route and re-plans while reading it back teaches
 // the plan something new (a step's route in force lets the step finish in
 // the same reconcile). It stops after a write: the route object's watch
-// event brings the next pass once the cache shows it.
+// event brings the next pass once the cache shows it. Knowledge only grows
+// within one reconcile, so the plan never steps back.
 func (r *Reconciler) route(ctx context.Context, ro *rampv1.Rollout, strategy func(plan.Input) plan.Output, in plan.Input, out plan.Output) (plan.Output, error) {
 	for range maxRoutePasses {
 		if out.Route == nil {
@@ -83,16 +85,17 @@ func (r *Reconciler) route(ctx context.Context, ro *rampv1.Rollout, strategy fun
 		if err != nil {
 			return out, err
 		}
+		log.FromContext(ctx).V(1).Info("traffic route", "canary", out.Route.Canary, "headers", len(out.Route.Headers), "inForce", inForce)
 		seen := plan.Traffic{Route: *out.Route, InForce: inForce}
 		r.routes.Store(ro.UID, seen)
-		if in.Traffic != nil && sameTraffic(*in.Traffic, seen) {
+		if !inForce || (in.Traffic != nil && sameTraffic(*in.Traffic, seen)) {
+			// After a write, the plan that asked for it is what gets applied
+			// and recorded (its steps are done); re-planning with "not read
+			// back yet" would forget them.
 			return out, nil
 		}
 		in.Traffic = &seen
 		out = strategy(in)
-		if !inForce {
-			return out, nil
-		}
 	}
 	return out, nil
 }

@@ -80,6 +80,10 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 	}
 	t := newSplit(ro, want)
 	obj := t.object(ro, m.GroupVersionKind.Version)
+	if ro.DeletionTimestamp != nil { // being deleted: restore an existing split, never create one
+		ref := traffic.Ref{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
+		return objects.Sync(ctx, r.c, ref, func(u *unstructured.Unstructured) error { return t.set(u) })
+	}
 	cur, created, err := objects.Ensure(ctx, r.c, obj)
 	if err != nil || created {
 		return false, err
