@@ -31,7 +31,7 @@ type trafficGuard struct {
 	cancel     context.CancelFunc
 	wg         sync.WaitGroup
 	// extra, when set, is checked on every event too (dynamicStableScale).
-	extra func(route routeState, avail map[string]int32, specSum int32) string
+	extra func(route routeState, selects map[string]string, avail map[string]int32, specSum, podSum int32) string
 }
 
 func guardTraffic(t *testing.T, rc routerCase, ns, ro string) *trafficGuard {
@@ -70,6 +70,12 @@ func (g *trafficGuard) check(ctx context.Context, what string, obj client.Object
 	if n := len(g.states); fromEvent && (n == 0 || g.states[n-1] != route) {
 		g.states = append(g.states, route)
 	}
+	// The invariants use a live read of the route, then of the Services,
+	// then of the ReplicaSets: each read is at least as new as the one
+	// before, and a ReplicaSet only shrinks after the route moved away.
+	if route, err = g.rc.read(liveGet(ctx), g.ns, g.ro); err != nil {
+		return
+	}
 	selects := map[string]string{}
 	for _, svc := range []string{g.ro + "-canary", g.ro + "-stable"} {
 		var s corev1.Service
@@ -82,9 +88,10 @@ func (g *trafficGuard) check(ctx context.Context, what string, obj client.Object
 	if err := env.client.List(ctx, &rss, client.InNamespace(g.ns), client.MatchingLabels{"app": g.ro}); err != nil {
 		return
 	}
-	avail, specSum := map[string]int32{}, int32(0)
+	avail, specSum, podSum := map[string]int32{}, int32(0), int32(0)
 	for _, rs := range rss.Items {
 		avail[rs.Labels[hashLabel]] = rs.Status.AvailableReplicas
+		podSum += rs.Status.Replicas
 		if rs.Spec.Replicas != nil {
 			specSum += *rs.Spec.Replicas
 		}
@@ -104,7 +111,7 @@ func (g *trafficGuard) check(ctx context.Context, what string, obj client.Object
 		bad("route sends %d to the stable Service, whose %s has 0 available pods", route.stable, h)
 	}
 	if g.extra != nil {
-		if msg := g.extra(route, avail, specSum); msg != "" {
+		if msg := g.extra(route, selects, avail, specSum, podSum); msg != "" {
 			bad("%s", msg)
 		}
 	}
