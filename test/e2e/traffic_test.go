@@ -31,6 +31,11 @@ func TestTrafficRouting(t *testing.T) {
 }
 
 func routedRollout(rc routerCase, name string, replicas int, extra string, steps ...string) string {
+	return routedRolloutFor("", rc, name, replicas, extra, steps...)
+}
+
+// routedRolloutFor is routedRollout for the controller of instance id.
+func routedRolloutFor(instance string, rc routerCase, name string, replicas int, extra string, steps ...string) string {
 	routing := strings.ReplaceAll(rc.routing(name), "\n", "\n  ")
 	body := fmt.Sprintf("canaryService: %[1]s-canary\nstableService: %[1]s-stable\nscaleDownDelaySeconds: 2\n"+
 		"abortScaleDownDelaySeconds: 2\n%[2]strafficRouting:\n  %[3]s\n  managedRoutes: [{name: h}]\nsteps:\n- %[4]s",
@@ -40,7 +45,7 @@ func routedRollout(rc routerCase, name string, replicas int, extra string, steps
 		objs = "---\n" + objs
 	}
 	return serviceYAML(name+"-stable", name) + "---\n" + serviceYAML(name+"-canary", name) + objs + "---\n" +
-		rolloutYAML{name: name, replicas: replicas, canary: body}.String()
+		rolloutYAML{name: name, replicas: replicas, instance: instance, canary: body}.String()
 }
 
 func waitRoute(t *testing.T, rc routerCase, ns, name string, want routeState) {
