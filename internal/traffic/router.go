@@ -68,3 +68,12 @@ type Cleaner interface {
 
 // NewRegistry returns an empty router registry.
 func NewRegistry() *registry.Registry[Router] { return registry.New[Router]("traffic router") }
+
+// RefsOf names objects of one kind in one namespace.
+func RefsOf(gvk schema.GroupVersionKind, ns string, names []string) []Ref {
+	refs := make([]Ref, 0, len(names))
+	for _, name := range names {
+		refs = append(refs, Ref{GVK: gvk, Namespace: ns, Name: name})
+	}
+	return refs
+}

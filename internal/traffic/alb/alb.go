@@ -40,11 +40,7 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	if a == nil {
 		return nil
 	}
-	var refs []traffic.Ref
-	for _, name := range ingresses(a) {
-		refs = append(refs, traffic.Ref{GVK: ingressGVK, Namespace: ro.Namespace, Name: name})
-	}
-	return refs
+	return traffic.RefsOf(ingressGVK, ro.Namespace, ingresses(a))
 }
 
 // Sync sets the forward action of every Ingress to want. Problems retrying

@@ -47,11 +47,7 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	if n == nil {
 		return nil
 	}
-	var refs []traffic.Ref
-	for _, name := range stableIngresses(n) {
-		refs = append(refs, traffic.Ref{GVK: ingressGVK, Namespace: ro.Namespace, Name: name})
-	}
-	return refs
+	return traffic.RefsOf(ingressGVK, ro.Namespace, stableIngresses(n))
 }
 
 // Sync makes the canary Ingress of every stable Ingress carry want. A canary
