@@ -48,6 +48,16 @@ func (r *base) all() []ReplicaSet {
 	return append(append(derefRS(r.in.New), derefRS(r.in.Stable)...), r.in.Others...)
 }
 
+// byHash is the observed ReplicaSet of a pod-template hash, or nil.
+func (r *base) byHash(h string) *ReplicaSet {
+	for _, rs := range r.all() {
+		if rs.Hash == h {
+			return &rs
+		}
+	}
+	return nil
+}
+
 func (r *base) invalid(msg string) Output {
 	setCondition(&r.s, rampv1.RolloutInvalidSpec, "True", rampv1.RolloutReasonInvalidSpec, msg, r.in.Now, false)
 	if prev := findCondition(&r.ro.Status, rampv1.RolloutInvalidSpec); prev == nil || prev.Message != msg {

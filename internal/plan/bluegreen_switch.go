@@ -61,16 +61,6 @@ func (r *blueGreenRun) services() {
 	}
 }
 
-func (r *blueGreenRun) byHash(h string) *ReplicaSet {
-	for _, rs := range r.all() {
-		if rs.Hash == h {
-			rs := rs
-			return &rs
-		}
-	}
-	return nil
-}
-
 // counts adds the /scale view: the active ReplicaSet's pods and selector.
 func (r *blueGreenRun) counts() {
 	r.base.counts()

@@ -100,15 +100,6 @@ func (r *canaryRun) routedServices() {
 	}
 }
 
-func (r *canaryRun) byHash(h string) *ReplicaSet {
-	for _, rs := range r.all() {
-		if rs.Hash == h {
-			return &rs
-		}
-	}
-	return nil
-}
-
 // routedScale picks the route and sizes the ReplicaSets of a traffic-routed
 // canary: growth first (within replicas+1 with dynamicStableScale), and a
 // shrink only down to what the traffic read back in force still needs.

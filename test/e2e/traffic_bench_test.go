@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -21,7 +22,6 @@ func BenchmarkTrafficRouting(b *testing.B) {
 	const name = "web"
 	rc := routerCases[0]
 	apply(b, ns, routedRolloutFor(ns, rc, name, 5, "", "setWeight: 20", "setWeight: 40", "setWeight: 60", "setWeight: 80"))
-	b.Cleanup(func() { _, _, _ = kubectl(b, "", "patch", "rollout", name, "-n", ns, "--type", "merge", "-p", `{"spec":{"strategy":{"canary":{"scaleDownDelaySeconds":30}}}}`) })
 	patch(b, ns, name, "merge", `{"spec":{"strategy":{"canary":{"scaleDownDelaySeconds":0}}}}`)
 	ro := waitRollout(b, ns, name, 90*time.Second, "Healthy", verifiedWeight(0, healthy(5, "")))
 	var total time.Duration
@@ -41,6 +41,12 @@ func BenchmarkTrafficRouting(b *testing.B) {
 		b.StopTimer()
 		after := restRequests(b, p)
 		w, r := requestDelta(before, after)
+		if puts := after["PUT"] - before["PUT"]; puts < 5 {
+			b.Fatalf("update %d: %.0f HTTPRoute writes, want at least 5 (20, 40, 60, 80 and the hand-over)", i+1, puts)
+		}
+		if got, err := rc.read(liveGet(context.Background()), ns, name); err != nil || got != (routeState{0, 100, false}) {
+			b.Fatalf("update %d: route after the hand-over %s (%v), want 0/100", i+1, got, err)
+		}
 		total, writes, reads = total+took, writes+w, reads+r
 		b.Logf("update %d: Healthy on %s, route read back, after %s; controller API requests: %.0f writes (%s), %.0f reads",
 			i+1, ro.Status.CurrentPodHash, took.Round(time.Millisecond), w, methodDelta(before, after), r)

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
 // routeState is what a router's objects send where, as the test reads them.
@@ -250,4 +253,22 @@ spec:
         backend:
           service: {name: %s, port: {%s}}
 `, name, svc, port)
+}
+
+// TestRouterCasesCoverEveryRouter: every router Ramp registers runs the
+// traffic scenario (a new router without an e2e case fails here).
+func TestRouterCasesCoverEveryRouter(t *testing.T) {
+	names := map[string]string{"gatewayapi": traffic.GatewayAPI, "istio": traffic.Istio, "nginx": traffic.Nginx, "alb": traffic.ALB, "smi": traffic.SMI}
+	covered := map[string]bool{}
+	for _, rc := range routerCases {
+		covered[names[rc.name]] = true
+		if caps := traffic.Caps[names[rc.name]]; caps.HeaderRoutes != rc.headers {
+			t.Errorf("router case %s: headers %v, but the router's capability is %v", rc.name, rc.headers, caps.HeaderRoutes)
+		}
+	}
+	for name := range traffic.Caps {
+		if !covered[name] {
+			t.Errorf("router %q has no case in routerCases", name)
+		}
+	}
 }
