@@ -73,7 +73,7 @@ func (r *canaryRun) canarySelect() string {
 	switch {
 	case r.stable || r.handover():
 		return r.in.NewHash
-	case nw == nil || nw.Available == 0:
+	case serving(nw) == 0:
 		return r.s.StableRS
 	case r.aborted:
 		if rt, ok := r.held(); ok && rt.Canary == 0 {
@@ -90,11 +90,11 @@ func (r *canaryRun) routedServices() {
 	if r.handover() {
 		stableHash = r.in.NewHash
 	}
-	if rs := r.byHash(stableHash); rs != nil && rs.Available > 0 {
+	if serving(r.byHash(stableHash)) > 0 {
 		r.out.selectHash(r.c.StableService, stableHash)
 	}
 	if h := r.canarySelect(); h != "" {
-		if rs := r.byHash(h); rs != nil && rs.Available > 0 {
+		if serving(r.byHash(h)) > 0 {
 			r.out.selectHash(r.c.CanaryService, h)
 		}
 	}
@@ -226,4 +226,14 @@ func (r *canaryRun) routedHealthy() bool {
 		}
 	}
 	return true
+}
+
+// serving is how many available pods a ReplicaSet keeps: never more than
+// its spec, since pods above it are on their way out (and a cache that has
+// not seen the scale-down yet still counts them).
+func serving(rs *ReplicaSet) int32 {
+	if rs == nil {
+		return 0
+	}
+	return min(rs.Available, rs.Spec)
 }

@@ -449,3 +449,31 @@ func appendDistinct(list []string, v string) []string {
 	}
 	return append(list, v)
 }
+
+// TestRoutedCanaryStalePodsCarryNothing: a canary ReplicaSet already scaled
+// to 0 whose status (as the cache shows it) still counts an available pod
+// gets no weight and no Service: that pod is on its way out (retry after an
+// abort, before the ReplicaSet controller updated the status).
+func TestRoutedCanaryStalePodsCarryNothing(t *testing.T) {
+	s := newRoutedSim(t, false, routedSteps()...)
+	ro := s.ro
+	ro.Status.StableRS, ro.Status.CurrentPodHash = "v1", "v2"
+	ro.Status.CurrentStepIndex = ptrTo(int32(0))
+	ro.Status.CurrentStepHash = StepsHash(ro.Spec.Strategy.Canary.Steps)
+	held := traffic.Route{Max: 100, StableHash: "v1", CanaryHash: "v1"}
+	in := Input{Rollout: ro, NewHash: "v2", Now: time.Now(),
+		New:         &ReplicaSet{Name: "web-v2", Hash: "v2", Spec: 0, Replicas: 1, Ready: 1, Available: 1},
+		Stable:      &ReplicaSet{Name: "web-v1", Hash: "v1", Spec: 5, Replicas: 5, Ready: 5, Available: 5},
+		Traffic:     &Traffic{Route: held, InForce: true},
+		ServiceHash: map[string]string{"canary": "v1", "stable": "v1"}}
+	out := Canary(in)
+	if out.Route == nil || out.Route.Canary != 0 {
+		t.Fatalf("route %+v, want canary weight 0 while the canary ReplicaSet is at 0", out.Route)
+	}
+	if h := out.Services["canary"]; h == "v2" {
+		t.Fatalf("canary Service moved to v2, whose only pod is going away")
+	}
+	if out.Scale["web-v2"] != 1 {
+		t.Fatalf("canary ReplicaSet scale %v, want 1", out.Scale)
+	}
+}

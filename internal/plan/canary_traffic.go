@@ -112,10 +112,7 @@ func (r *canaryRun) stableTarget(w, c int32) int32 {
 // carry, never less than the available stable pods leave (dynamic scale).
 func (r *canaryRun) routeWeight(w, c int32) int32 {
 	nw, st := r.in.New, r.in.Stable
-	canaryAvail := int32(0)
-	if nw != nil {
-		canaryAvail = nw.Available
-	}
+	canaryAvail := serving(nw)
 	hi := r.carried(canaryAvail)
 	prev := int32(0)
 	if rt, ok := r.held(); ok && rt.CanaryHash == r.in.NewHash {
@@ -129,7 +126,7 @@ func (r *canaryRun) routeWeight(w, c int32) int32 {
 	}
 	lo := int32(0)
 	if st != nil {
-		lo = r.maxWeight() - r.carried(st.Available)
+		lo = r.maxWeight() - r.carried(serving(st))
 	}
 	if lo > hi {
 		return min(max(prev, lo), hi)
