@@ -203,6 +203,10 @@ const (
 	// RolloutHealthy: every replica is updated and available, and the
 	// strategy has finished.
 	RolloutHealthy RolloutConditionType = "Healthy"
+	// RolloutHPAAccounting (Ramp): a HorizontalPodAutoscaler targets the
+	// Rollout; the message says how its pods are counted during an update.
+	// Absent when no HPA targets the Rollout.
+	RolloutHPAAccounting RolloutConditionType = "HPAAccounting"
 )
 
 // CanaryStatus is the state of a canary update.

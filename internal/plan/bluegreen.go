@@ -43,6 +43,7 @@ func BlueGreen(in Input) Output {
 	r.scaleEvent()
 	r.counts()
 	r.conditions(0, r.healthy())
+	r.hpaAccounting(true, rampv1.HPAReasonActiveOnly, "it counts and scales only the active ReplicaSet (the /scale selector carries the active hash); the preview is not counted")
 	r.phase(r.healthy())
 	r.quiet()
 	r.out.Status = r.s

@@ -62,6 +62,7 @@ func Canary(in Input) Output {
 	r.counts()
 	r.routedWeights()
 	r.conditions(unavailable, healthy())
+	r.canaryHPA()
 	r.phase(healthy())
 	r.quiet()
 	r.out.Status = r.s

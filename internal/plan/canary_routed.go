@@ -16,7 +16,7 @@ func (r *canaryRun) routedAtStep(idx int32) bool {
 	if nw == nil || nw.Spec != c || nw.Available < c {
 		return false
 	}
-	if st != nil && r.c.DynamicStableScale && st.Spec > max(r.stableTarget(w, c), r.floorFor(st)) {
+	if st != nil && r.dynamic() && st.Spec > max(r.stableTarget(w, c), r.floorFor(st)) {
 		return false // stable can still shrink
 	}
 	rt, ok := r.held()
@@ -116,7 +116,7 @@ func (r *canaryRun) routedScale() {
 	if r.ro.Spec.Paused {
 		return
 	}
-	dynamic := r.c.DynamicStableScale
+	dynamic := r.dynamic()
 	room := max(r.n+1-r.occupied(), 0)
 	grow := func(from, to int32) int32 {
 		if dynamic && to > from {

@@ -250,7 +250,11 @@ type routedSim struct {
 }
 
 func newRoutedSim(t *testing.T, dynamic bool, steps ...rampv1.CanaryStep) *routedSim {
-	s := &routedSim{sim: newSim(t, 5, steps...), svc: map[string]string{}}
+	return newRoutedSimN(t, 5, dynamic, steps...)
+}
+
+func newRoutedSimN(t *testing.T, replicas int32, dynamic bool, steps ...rampv1.CanaryStep) *routedSim {
+	s := &routedSim{sim: newSim(t, replicas, steps...), svc: map[string]string{}}
 	c := s.ro.Spec.Strategy.Canary
 	c.CanaryService, c.StableService, c.DynamicStableScale = "canary", "stable", dynamic
 	c.TrafficRouting = &rampv1.RolloutTrafficRouting{ManagedRoutes: []rampv1.ManagedRoute{{Name: "h"}},

@@ -26,6 +26,7 @@ type sim struct {
 	rev  int64
 	plan func(Input) Output
 	runs map[string]Run // AnalysisRuns, by name
+	hpas []string       // HPAs targeting the Rollout
 }
 
 func newSim(t *testing.T, replicas int32, steps ...rampv1.CanaryStep) *sim {
@@ -55,7 +56,7 @@ func (s *sim) run(hash string, limit time.Duration) {
 }
 
 func (s *sim) input(hash string) Input {
-	in := Input{Rollout: s.ro, NewHash: hash, Now: s.now, Runs: s.runs}
+	in := Input{Rollout: s.ro, NewHash: hash, Now: s.now, Runs: s.runs, HPAs: s.hpas}
 	for h, rs := range s.rs {
 		switch {
 		case h == hash:

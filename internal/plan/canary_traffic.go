@@ -85,7 +85,7 @@ func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 		return 0, r.n
 	case int(idx) >= len(r.steps): // promoting: full canary, last weight held
 		weight = lastWeight(r.steps)
-		if r.c.DynamicStableScale {
+		if r.dynamic() {
 			weight = r.maxWeight()
 		}
 		return weight, r.n
@@ -94,17 +94,21 @@ func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 	if v, ok := canaryScaleAt(r.steps, idx, r.n); ok {
 		return weight, min(max(v, 0), r.n)
 	}
-	return weight, r.podsFor(weight)
+	pods = r.podsFor(weight)
+	if weight > 0 {
+		pods = max(pods, r.minPods())
+	}
+	return weight, pods
 }
 
 // stableTarget is the stable size at canary weight w with c canary pods:
-// full, or with dynamicStableScale the rest, never fewer than w's stable
-// share needs.
+// full, or with dynamicStableScale (or an HPA) the rest, never fewer than
+// w's stable share needs nor, with an HPA, minPodsPerReplicaSet.
 func (r *canaryRun) stableTarget(w, c int32) int32 {
-	if !r.c.DynamicStableScale {
+	if !r.dynamic() {
 		return r.n
 	}
-	return max(r.n-c, r.podsFor(r.maxWeight()-w))
+	return max(r.n-c, r.podsFor(r.maxWeight()-w), r.minPods())
 }
 
 // routeWeight is the canary weight to send now toward the step's weight w
@@ -118,7 +122,7 @@ func (r *canaryRun) routeWeight(w, c int32) int32 {
 	if rt, ok := r.held(); ok && rt.CanaryHash == r.in.NewHash {
 		prev = rt.Canary
 	}
-	if !r.c.DynamicStableScale {
+	if !r.dynamic() {
 		if canaryAvail >= min(c, r.podsFor(w)) && (w == 0 || canaryAvail > 0) {
 			return w
 		}

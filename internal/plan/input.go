@@ -47,6 +47,10 @@ type Input struct {
 	// ServiceHash is the pod-template hash each referenced Service selects
 	// now, by Service name ("" when it selects none).
 	ServiceHash map[string]string
+	// HPAs names the HorizontalPodAutoscalers whose scaleTargetRef is this
+	// Rollout, sorted. With trafficRouting they make the canary take its pods
+	// from the stable ReplicaSet (see HPAAccountingAnnotation).
+	HPAs []string
 	// Now is the current time; plans never read the clock themselves.
 	Now time.Time
 }

@@ -46,6 +46,7 @@ type world struct {
 	runs      []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
 	// serviceHash is the pod-template hash each referenced Service selects.
 	serviceHash map[string]string
+	hpas        []string // the HPAs that scale the Rollout
 }
 
 func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
@@ -96,6 +97,9 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 		}
 	}
 	if w.runs, err = r.ownedRuns(ctx, ro); err != nil {
+		return nil, err
+	}
+	if err := r.observeHPAs(ctx, ro, w); err != nil {
 		return nil, err
 	}
 	if w.invalid = r.validateRefs(ctx, ro, w); w.invalid != "" {
@@ -193,7 +197,7 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 
 func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
-		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash}
+		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash, HPAs: w.hpas}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -84,8 +85,9 @@ func (r *Reconciler) rolloutsForRoute(ctx context.Context, o client.Object) []re
 const templateIndex = ".spec.strategy.analysisTemplates"
 
 // SetupWithManager registers the reconciler, its indexes and its watches:
-// Rollouts, the ReplicaSets they own, and the Services they name (so that
-// creating a missing Service recovers an InvalidSpec Rollout at once).
+// Rollouts, the ReplicaSets they own, the Services they name (so that
+// creating a missing Service recovers an InvalidSpec Rollout at once), and
+// the HorizontalPodAutoscalers that scale them.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	ctx := context.Background()
 	idx := mgr.GetFieldIndexer()
@@ -120,6 +122,14 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	}); err != nil {
 		return err
 	}
+	if err := idx.IndexField(ctx, &autoscalingv2.HorizontalPodAutoscaler{}, hpaIndex, func(o client.Object) []string {
+		if name := hpaTarget(o.(*autoscalingv2.HorizontalPodAutoscaler)); name != "" {
+			return []string{name}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
 	b := ctrl.NewControllerManagedBy(mgr)
 	for _, gvk := range servedRouteKinds(mgr) {
 		u := &unstructured.Unstructured{}
@@ -131,6 +141,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 		Owns(&appsv1.ReplicaSet{}).
 		Owns(&rampv1.AnalysisRun{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForService)).
+		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, hpaHandler{}).
 		Watches(&rampv1.AnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
 		Watches(&rampv1.ClusterAnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
