@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,12 +32,14 @@ func newPlan(e *env) *cobra.Command {
 the controller's own replica math: for a canary, per step the requested and
 actual weight, canary and stable pods, the most pods at once while moving
 into the step, and the pauses and analyses that gate it; for blue-green, the
-preview, the promotion gate, the switch and the scale-down delay.`,
+preview, the promotion gate, the switch and the scale-down delay. With --hpa,
+a traffic-routed canary takes its pods from stable, as the controller does
+while an HPA targets the Rollout.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(e, args[0], f) },
 	}
 	cmd.Flags().Int32Var(&f.replicas, "replicas", 0, "plan for this many replicas instead of spec.replicas (e.g. what an HPA scaled to)")
-	cmd.Flags().BoolVar(&f.hpa, "hpa", false, "show the pods an HPA targeting the Rollout counts")
+	cmd.Flags().BoolVar(&f.hpa, "hpa", false, "plan as if an HPA targets the Rollout, and show the pods it counts")
 	return cmd
 }
 
@@ -89,7 +90,7 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) error {
 	}
 	switch {
 	case ro.Spec.Strategy.Canary != nil:
-		fc, err := plan.ForecastCanary(ro, f.replicas)
+		fc, err := plan.ForecastCanary(ro, f.replicas, f.hpa)
 		if err != nil {
 			return fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
 		}
@@ -104,79 +105,6 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) error {
 		return fmt.Errorf("plan: Rollout %s: spec.strategy sets neither canary nor blueGreen", ro.Name)
 	}
 	return nil
-}
-
-func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, fc plan.CanaryForecast, hpa bool) {
-	c, n := ro.Spec.Strategy.Canary, fc.Replicas
-	fmt.Fprintf(w, "Rollout %s (canary): %d replicas, maxSurge %d, maxUnavailable %d\n", ro.Name, n, fc.Surge, fc.Unavailable)
-	if tr := c.TrafficRouting; tr != nil {
-		fmt.Fprintf(w, "traffic: trafficRouting (%s); this version of Ramp does not route traffic yet: it follows the pods\n", planRouters(tr))
-	} else {
-		fmt.Fprintln(w, "traffic: follows the pods (no trafficRouting)")
-	}
-	if len(fc.Background) > 0 {
-		fmt.Fprintf(w, "background analysis: %s from step %d; this version of Ramp does not run it yet\n",
-			strings.Join(fc.Background, ", "), fc.BackgroundFrom)
-	}
-	fmt.Fprintf(w, "The first deploy skips the steps. An update, from %d stable pods:\n\n", n)
-
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "STEP\tACTION\tWEIGHT\tACTUAL\tCANARY\tSTABLE"
-	if hpa {
-		head += "\tHPA\tUPSTREAM"
-	}
-	fmt.Fprintln(tw, head+"\tPEAK\tGATE")
-	rounded := false
-	for _, s := range fc.Steps {
-		idx, weight := fmt.Sprint(s.Index), planWeight(s.Weight, c.MaxTrafficWeight())
-		if s.Step == "complete" {
-			idx = "-"
-		}
-		actual := fmt.Sprintf("%d%%", (int64(s.Canary)*1000/int64(max(n, 1))+5)/10)
-		if c.MaxTrafficWeight() == 100 && int64(s.Canary)*100 != int64(s.Weight)*int64(n) {
-			actual += "*"
-			rounded = true
-		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%d", idx, s.Step, weight, actual, s.Canary, s.Stable)
-		if hpa {
-			row += fmt.Sprintf("\t%d\t%d", s.Canary+s.Stable, s.Canary+n)
-		}
-		peak := "-"
-		if s.Peak > 0 {
-			peak = fmt.Sprint(s.Peak)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", row, peak, canaryGate(fc, s))
-	}
-	tw.Flush()
-
-	fmt.Fprintln(w)
-	if rounded {
-		fmt.Fprintln(w, "* canary pods are whole pods, rounded up: ACTUAL is the canary's share of the pods (10% of 5 replicas = 1 pod = 20%)")
-	}
-	fmt.Fprintf(w, "PEAK: most pods at once while moving into the step, never above %d + maxSurge %d\n", n, fc.Surge)
-	if hpa {
-		fmt.Fprintf(w, "HPA: pods an HPA on this Rollout counts once the step settles; Ramp keeps canary + stable at %d (up to PEAK while moving)\n", n)
-		fmt.Fprintf(w, "UPSTREAM: what it would count if the stable ReplicaSet stayed at %d beside the canary (Argo Rollouts with trafficRouting,\n", n)
-		fmt.Fprintln(w, "  without dynamicStableScale); e.g. 4 stable + 4 canary at 28%/54% memory -> ceil(8 x 28/54) = 5: a scale-up with no change in load")
-	}
-}
-
-// canaryGate is what holds a step besides its pods.
-func canaryGate(fc plan.CanaryForecast, s plan.ForecastStep) string {
-	var parts []string
-	if s.Step == "complete" {
-		parts = append(parts, "the new ReplicaSet becomes stable")
-	}
-	if g := gateText(s.Gate); g != "" {
-		parts = append(parts, g)
-	}
-	if len(fc.Background) > 0 && int32(s.Index) == fc.BackgroundFrom && s.Step != "complete" {
-		parts = append(parts, "background analysis starts")
-	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, "; ")
 }
 
 // gateText describes a gate: "paused until promoted", "paused 10s",

@@ -50,8 +50,8 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// TestPlanGolden plans every seed manifest and the seed-000 and seed-001
-// shaped canaries.
+// TestPlanGolden plans every seed manifest, the seed-000 and seed-001
+// shaped canaries and traffic-routed variants.
 func TestPlanGolden(t *testing.T) {
 	seeds, err := filepath.Glob("../../test/e2e/testdata/seeds/*.yaml")
 	if err != nil || len(seeds) < 8 {
@@ -69,6 +69,8 @@ func TestPlanGolden(t *testing.T) {
 		tc{"seed000-canary", []string{"testdata/plan/seed000-canary.yaml"}},
 		tc{"seed000-canary-hpa", []string{"testdata/plan/seed000-canary.yaml", "--hpa"}},
 		tc{"seed001-setweight", []string{"testdata/plan/seed001-setweight.yaml"}},
+		tc{"routed", []string{"testdata/plan/routed.yaml"}},
+		tc{"routed-hpa", []string{"testdata/plan/routed.yaml", "--hpa"}},
 		tc{"003-rollouts-demo-replicas-10-hpa", []string{"../../test/e2e/testdata/seeds/003-rollouts-demo.yaml", "--replicas", "10", "--hpa"}},
 		tc{"003-bluegreen-hpa", []string{"../../test/e2e/testdata/seeds/003-bluegreen.yaml", "--hpa"}},
 	)

@@ -39,7 +39,13 @@ func TestRules(t *testing.T) {
 			"12 error spec.strategy.canary.steps[2].setHeaderRoute",
 			"26 error spec.selector",
 		}, []string{`"app=a" does not match spec.template.metadata.labels`, "needs spec.strategy.canary.trafficRouting"}},
-		{"hpa-traffic-routing.yaml", []string{"24 warning spec.scaleTargetRef"}, []string{"dynamicStableScale: true", "seed 000"}},
+		{"hpa-traffic-routing.yaml", []string{
+			"25 warning spec.metrics[0]",
+			"39 warning spec.metrics[1]",
+			"52 warning spec.targetCPUUtilizationPercentage",
+			"60 warning spec",
+		}, []string{`Rollout "rollouts-demo" sets rollout.ramp.dev/hpa-accounting: surge`, "ceil(8 x 28/54) = 5",
+			"remove the annotation: Ramp then takes the canary's pods from stable"}},
 		{"hpa-requests.yaml", []string{
 			"22 warning spec.metrics[0]",
 			"22 warning spec.metrics[1]",

@@ -7,24 +7,35 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// hpaTrafficRouting warns about an HPA on a traffic-routed canary without
-// dynamicStableScale (seed 000): the HPA counts every pod the Rollout's
-// selector matches, stable and canary together.
+// hpaTrafficRouting warns about an HPA with a resource metric on a
+// traffic-routed canary that keeps Argo Rollouts' accounting
+// (rollout.ramp.dev/hpa-accounting: surge, no dynamicStableScale; seed 000):
+// the stable ReplicaSet stays full beside the canary and the HPA counts both,
+// while a resource's per-pod usage does not drop with the extra pods.
+// Without the annotation Ramp takes the canary's pods from stable.
 func (ix *index) hpaTrafficRouting(h hpaDoc) {
 	ro := ix.targetRollout(h)
-	if ro == nil || ro.Spec.Strategy.Canary == nil {
+	if ro == nil || ro.Spec.Strategy.Canary == nil || !ro.HPAAccountingSurge() {
 		return
 	}
 	c := ro.Spec.Strategy.Canary
-	if c.TrafficRouting == nil || c.DynamicStableScale {
+	i := slices.IndexFunc(h.metrics, resourceMetric)
+	if c.TrafficRouting == nil || c.DynamicStableScale || i < 0 {
 		return
 	}
-	ix.add(h.obj, Warning, "spec.scaleTargetRef", fmt.Sprintf("Rollout %q is a canary with trafficRouting: the HPA counts every pod "+
-		"the Rollout's selector matches, canary and stable alike, so keeping the stable ReplicaSet at full size while the canary "+
-		"grows makes it scale up with no change in load (seed 000: 4 stable + 4 canary at 28%%/54%% memory -> ceil(8 x 28/54) = 5); "+
-		"set spec.strategy.canary.dynamicStableScale: true so canary + stable stay at spec.replicas (see `ramp plan --hpa`)", ro.Name))
+	field := h.path
+	if field == "spec.metrics" {
+		field = indexed(field, i)
+	}
+	ix.add(h.obj, Warning, field, fmt.Sprintf("Rollout %q sets %s: %s with trafficRouting and no dynamicStableScale: "+
+		"its stable ReplicaSet stays full beside the canary and this HPA counts both, while a resource's per-pod usage does "+
+		"not drop with the extra pods, so it scales up with no change in load (seed 000: 4 stable + 4 canary at 28%%/54%% "+
+		"memory -> ceil(8 x 28/54) = 5); remove the annotation: Ramp then takes the canary's pods from stable "+
+		"(see `ramp plan --hpa`)", ro.Name, rampv1.HPAAccountingAnnotation, rampv1.HPAAccountingSurge))
 }
 
 // hpaResourceRequests warns about a Utilization metric for a resource some

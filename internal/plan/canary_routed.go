@@ -117,7 +117,9 @@ func (r *canaryRun) routedScale() {
 		return
 	}
 	dynamic := r.dynamic()
-	room := max(r.n+1-r.occupied(), 0)
+	// Room to grow: replicas+1, or what the step needs on both sides
+	// (minPodsPerReplicaSet, setCanaryScale).
+	room := max(max(r.n+1, c+r.stableTarget(w, c))-r.occupied(), 0)
 	grow := func(from, to int32) int32 {
 		if dynamic && to > from {
 			to = from + min(to-from, room)

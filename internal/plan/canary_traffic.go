@@ -16,19 +16,33 @@ func (r *canaryRun) routed() bool { return r.c.TrafficRouting != nil }
 
 func (r *canaryRun) maxWeight() int32 { return r.c.MaxTrafficWeight() }
 
-// podsFor is how many pods carry weight w: ceil(w x n / max).
+// podsFor is the canary pods of a step at weight w: ceil(w x n / max).
 func (r *canaryRun) podsFor(w int32) int32 {
 	m := int64(max(r.maxWeight(), 1))
 	w = min(max(w, 0), int32(m))
 	return int32((int64(r.n)*int64(w) + m - 1) / m)
 }
 
-// carried is the weight k available pods carry: floor(k x max / n).
+// carried is the weight k available pods carry: their share of the
+// replicas, k x max / n, rounded up. A ReplicaSet may so receive less than
+// one weight unit more than its exact share; without that slack a
+// replica count that does not divide max (6 replicas, 100) could not move
+// a pod's worth of weight from stable to canary within replicas+1 pods.
 func (r *canaryRun) carried(k int32) int32 {
+	m := int64(r.maxWeight())
 	if r.n <= 0 {
-		return r.maxWeight()
+		return int32(m)
 	}
-	return int32(min(int64(max(k, 0))*int64(r.maxWeight())/int64(r.n), int64(r.maxWeight())))
+	return int32(min((int64(max(k, 0))*m+int64(r.n)-1)/int64(r.n), m))
+}
+
+// need is the fewest pods that carry weight w (the inverse of carried).
+func (r *canaryRun) need(w int32) int32 {
+	m := int64(max(r.maxWeight(), 1))
+	if w <= 0 {
+		return 0
+	}
+	return int32(min((int64(min(w, int32(m)))-1)*int64(r.n)/m+1, int64(r.n)))
 }
 
 // held is the route the routers were read back holding (ok false: unknown
@@ -73,7 +87,7 @@ func (r *canaryRun) floorFor(rs *ReplicaSet) int32 {
 	if w == 0 && r.selected(rs.Hash) {
 		return min(rs.Spec, 1) // a selector still points here: keep a pod behind it
 	}
-	return min(rs.Spec, r.podsFor(w))
+	return min(rs.Spec, r.need(w))
 }
 
 // routedTarget is the step's canary weight and canary pod count at idx.
@@ -108,7 +122,7 @@ func (r *canaryRun) stableTarget(w, c int32) int32 {
 	if !r.dynamic() {
 		return r.n
 	}
-	return max(r.n-c, r.podsFor(r.maxWeight()-w), r.minPods())
+	return max(r.n-c, r.need(r.maxWeight()-w), r.minPods())
 }
 
 // routeWeight is the canary weight to send now toward the step's weight w

@@ -23,11 +23,21 @@ type Gate struct {
 
 // CanaryForecast is what one update of a canary Rollout does, step by step,
 // from a settled stable revision to the new one: the sizes the controller's
-// replica math (Budget, Step) gives, with every pod available at once.
+// replica math (Budget, Step) gives, or with trafficRouting its routed
+// scaling (routedScale), with every pod available at once.
 type CanaryForecast struct {
 	Replicas           int32
 	Surge, Unavailable int32 // maxSurge and maxUnavailable resolved for Replicas
-	Steps              []ForecastStep
+	// Routed is set with trafficRouting; MaxWeight is maxTrafficWeight.
+	Routed    bool
+	MaxWeight int32
+	// FromStable is set when the canary's pods are taken from stable (an HPA
+	// targets a routed canary without hpa-accounting: surge), keeping
+	// MinPods each; Dynamic when stable shrinks as the canary grows (that,
+	// or dynamicStableScale).
+	FromStable, Dynamic bool
+	MinPods             int32
+	Steps               []ForecastStep
 	// Background names the templates of the background analysis (none when
 	// unset) and From the step at which it starts.
 	Background     []string
@@ -41,8 +51,18 @@ type ForecastStep struct {
 	Step  string // the step as written, e.g. "setWeight: 20", "pause: 10s"
 	// Weight is the setWeight in force (percent, or units of maxTrafficWeight).
 	Weight int32
-	// Canary and Stable are the pods once the step has settled.
-	Canary, Stable int32
+	// Canary and Stable are the pods once the step has settled; Traffic is
+	// the canary weight the routers then hold (trafficRouting only).
+	Canary, Stable, Traffic int32
+	// Upstream is the pods Argo Rollouts would run once the step settles.
+	Upstream int32
+	// Stalled is set when the step cannot complete: a dynamic canary with no
+	// room to grow to its pods within replicas+1. The forecast ends there.
+	Stalled bool
+	// Delay is how long the previous stable stays up after the hand-over of
+	// a traffic-routed canary (scaleDownDelaySeconds; 0 when it is already
+	// going to 0 as the stable Service leaves it).
+	Delay time.Duration
 	// Peak is the most pods that exist at once while moving into this step,
 	// pods being scaled down included (0 when nothing moves); Rounds counts
 	// the reconciles the move takes.
@@ -52,9 +72,10 @@ type ForecastStep struct {
 }
 
 // ForecastCanary walks an update of a canary Rollout through its steps with
-// replicas pods (0: spec.replicas). It fails when maxSurge or maxUnavailable
-// is malformed, as the controller would (InvalidSpec).
-func ForecastCanary(ro *rampv1.Rollout, replicas int32) (CanaryForecast, error) {
+// replicas pods (0: spec.replicas), hpa telling whether an HPA targets it.
+// It fails when maxSurge or maxUnavailable is malformed, as the controller
+// would (InvalidSpec).
+func ForecastCanary(ro *rampv1.Rollout, replicas int32, hpa bool) (CanaryForecast, error) {
 	c := ro.Spec.Strategy.Canary
 	if c == nil {
 		return CanaryForecast{}, fmt.Errorf("spec.strategy.canary: not set")
@@ -67,12 +88,16 @@ func ForecastCanary(ro *rampv1.Rollout, replicas int32) (CanaryForecast, error) 
 	if err != nil {
 		return CanaryForecast{}, fmt.Errorf("spec.strategy.canary: %w", err)
 	}
-	f := CanaryForecast{Replicas: n, Surge: surge, Unavailable: unavailable}
+	f := CanaryForecast{Replicas: n, Surge: surge, Unavailable: unavailable, MaxWeight: c.MaxTrafficWeight()}
 	if a := c.Analysis; a != nil {
 		f.Background = templateNames(&a.RolloutAnalysis)
 		if a.StartingStep != nil {
 			f.BackgroundFrom = *a.StartingStep
 		}
+	}
+	if c.TrafficRouting != nil {
+		forecastRouted(&f, ro, hpa)
+		return f, nil
 	}
 	canary, stable := int32(0), n
 	for i := 0; i <= len(c.Steps); i++ {
@@ -85,7 +110,7 @@ func ForecastCanary(ro *rampv1.Rollout, replicas int32) (CanaryForecast, error) 
 			st.Step, st.Gate = stepText(c.Steps[i]), stepGate(c.Steps[i])
 		}
 		canary, stable, st.Peak, st.Rounds = settle(n, surge, unavailable, target, canary, stable)
-		st.Canary, st.Stable = canary, stable
+		st.Canary, st.Stable, st.Upstream = canary, stable, canary+stable
 		f.Steps = append(f.Steps, st)
 	}
 	return f, nil

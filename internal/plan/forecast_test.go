@@ -66,7 +66,7 @@ func TestForecastCanary(t *testing.T) {
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := ForecastCanary(tc.ro, tc.n)
+			f, err := ForecastCanary(tc.ro, tc.n, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestForecastCanaryBadBudget(t *testing.T) {
 	ro := canaryRollout(4, weight(50))
 	bad := intstr.FromString("x%")
 	ro.Spec.Strategy.Canary.MaxSurge = &bad
-	if _, err := ForecastCanary(ro, 0); err == nil {
+	if _, err := ForecastCanary(ro, 0, false); err == nil {
 		t.Fatal("want an error for maxSurge x%")
 	}
 }
