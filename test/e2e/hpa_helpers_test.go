@@ -40,6 +40,9 @@ type hpaSampler struct {
 }
 
 func sampleHPA(t *testing.T, ns, hpa, rollout, app string, res corev1.ResourceName, every time.Duration) *hpaSampler {
+	if every <= 0 {
+		t.Fatalf("sampling interval %v", every)
+	}
 	s := &hpaSampler{ns: ns, hpa: hpa, rollout: rollout, app: app, resource: res, stage: "start",
 		stop: make(chan struct{}), done: make(chan struct{}), start: time.Now()}
 	start := s.start
