@@ -160,8 +160,9 @@ func TestHPAOnEmulatedUsage(t *testing.T) {
 				if hpa.Status.DesiredReplicas <= 2 {
 					return fmt.Errorf("utilization %v desired %d", util, hpa.Status.DesiredReplicas)
 				}
-				decided = firstRescale(t, ns)
-				return nil
+				var err error
+				decided, err = rescaleEvent(ns)
+				return err
 			})
 			if decided != tc.wantSize {
 				t.Errorf("at %d%% of a 50%% target with 2 replicas the HPA chose %d replicas, want %d", tc.usage, decided, tc.wantSize)
@@ -179,12 +180,12 @@ func currentUtilization(h *autoscalingv2.HorizontalPodAutoscaler) *int32 {
 	return nil
 }
 
-// firstRescale returns the size of the HPA's first SuccessfulRescale event.
-func firstRescale(t *testing.T, ns string) int32 {
-	t.Helper()
+// rescaleEvent is the size of the HPA's first SuccessfulRescale event in ns
+// (an error until the event is listed: it is recorded after the rescale).
+func rescaleEvent(ns string) (int32, error) {
 	var events corev1.EventList
 	if err := env.client.List(context.Background(), &events, client.InNamespace(ns)); err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	var first *corev1.Event
 	for i, e := range events.Items {
@@ -193,13 +194,13 @@ func firstRescale(t *testing.T, ns string) int32 {
 		}
 	}
 	if first == nil {
-		t.Fatal("HPA scaled without a SuccessfulRescale event")
+		return 0, fmt.Errorf("no SuccessfulRescale event from the HPA yet")
 	}
 	var size int32
 	if _, err := fmt.Sscanf(first.Message, "New size: %d;", &size); err != nil {
-		t.Fatalf("rescale event %q: %v", first.Message, err)
+		return 0, fmt.Errorf("rescale event %q: %v", first.Message, err)
 	}
-	return size
+	return size, nil
 }
 
 func podReady(p *corev1.Pod) bool {

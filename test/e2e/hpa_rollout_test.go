@@ -98,8 +98,8 @@ func TestHPASeed002OnRollout(t *testing.T) {
 				if ro.Replicas() == int32(tc.replicas) {
 					return fmt.Errorf("spec.replicas still %d", ro.Replicas())
 				}
-				size = firstRescale(t, ns)
-				return nil
+				size, err = rescaleEvent(ns)
+				return err
 			})
 			if size != int32(tc.want) {
 				t.Errorf("at %d%% of a 50%% target with %d pods the HPA first chose %d replicas, want %d", tc.usage, tc.replicas, size, tc.want)
