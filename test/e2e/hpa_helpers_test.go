@@ -45,18 +45,12 @@ func sampleHPA(t *testing.T, ns, hpa, rollout, app string, res corev1.ResourceNa
 	}
 	s := &hpaSampler{ns: ns, hpa: hpa, rollout: rollout, app: app, resource: res, stage: "start",
 		stop: make(chan struct{}), done: make(chan struct{}), start: time.Now()}
-	start := s.start
 	go func() {
 		defer close(s.done)
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
-			if smp, err := s.look(); err == nil {
-				s.mu.Lock()
-				smp.at, smp.stage = time.Since(start).Round(100*time.Millisecond), s.stage
-				s.samples = append(s.samples, smp)
-				s.mu.Unlock()
-			}
+			s.record()
 			select {
 			case <-s.stop:
 				return
@@ -66,6 +60,18 @@ func sampleHPA(t *testing.T, ns, hpa, rollout, app string, res corev1.ResourceNa
 	}()
 	t.Cleanup(s.finish)
 	return s
+}
+
+// record takes one sample now and keeps it.
+func (s *hpaSampler) record() {
+	smp, err := s.look()
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	smp.at, smp.stage = time.Since(s.start).Round(100*time.Millisecond), s.stage
+	s.samples = append(s.samples, smp)
 }
 
 func (s *hpaSampler) look() (hpaSample, error) {
@@ -116,10 +122,7 @@ func (s *hpaSampler) finish() {
 // Markdown table.
 func (s *hpaSampler) table() (string, []hpaSample) {
 	s.finish()
-	if smp, err := s.look(); err == nil {
-		smp.at, smp.stage = time.Since(s.start).Round(100*time.Millisecond), s.stage
-		s.samples = append(s.samples, smp)
-	}
+	s.record()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var b strings.Builder

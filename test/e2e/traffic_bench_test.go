@@ -41,12 +41,7 @@ func BenchmarkTrafficRouting(b *testing.B) {
 		b.StopTimer()
 		after := restRequests(b, p)
 		w, r := requestDelta(before, after)
-		if puts := after["PUT"] - before["PUT"]; puts < 5 {
-			b.Fatalf("update %d: %.0f HTTPRoute writes, want at least 5 (20, 40, 60, 80 and the hand-over)", i+1, puts)
-		}
-		if got, err := rc.read(liveGet(context.Background()), ns, name); err != nil || got != (routeState{0, 100, false}) {
-			b.Fatalf("update %d: route after the hand-over %s (%v), want 0/100", i+1, got, err)
-		}
+		checkHandedOver(b, rc, ns, name, i+1, after["PUT"]-before["PUT"])
 		total, writes, reads = total+took, writes+w, reads+r
 		b.Logf("update %d: Healthy on %s, route read back, after %s; controller API requests: %.0f writes (%s), %.0f reads",
 			i+1, ro.Status.CurrentPodHash, took.Round(time.Millisecond), w, methodDelta(before, after), r)
@@ -55,4 +50,16 @@ func BenchmarkTrafficRouting(b *testing.B) {
 	b.ReportMetric(total.Seconds()/n, "s-to-healthy/op")
 	b.ReportMetric(writes/n, "api-writes/op")
 	b.ReportMetric(reads/n, "api-reads/op")
+}
+
+// checkHandedOver: the update wrote the HTTPRoute at least once per weight
+// change and the hand-over, and the route now sends everything to stable.
+func checkHandedOver(tb testing.TB, rc routerCase, ns, name string, update int, puts float64) {
+	tb.Helper()
+	if puts < 5 {
+		tb.Fatalf("update %d: %.0f HTTPRoute writes, want at least 5 (20, 40, 60, 80 and the hand-over)", update, puts)
+	}
+	if got, err := rc.read(liveGet(context.Background()), ns, name); err != nil || got != (routeState{0, 100, false}) {
+		tb.Fatalf("update %d: route after the hand-over %s (%v), want 0/100", update, got, err)
+	}
 }

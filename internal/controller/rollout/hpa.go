@@ -34,7 +34,7 @@ func (r *Reconciler) observeHPAs(ctx context.Context, ro *rampv1.Rollout, w *wor
 	if err := r.Client.List(ctx, &list, client.InNamespace(ro.Namespace), client.MatchingFields{hpaIndex: ro.Name}); err != nil {
 		return err
 	}
-	w.hpas = w.hpas[:0]
+	w.hpas = nil
 	for _, h := range list.Items {
 		w.hpas = append(w.hpas, h.Name)
 	}
