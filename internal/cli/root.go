@@ -46,7 +46,7 @@ func NewRoot(prog string, s Streams) *cobra.Command {
 	e := &env{prog: use, flags: genericclioptions.NewConfigFlags(true), streams: s}
 	root := &cobra.Command{
 		Use:           use,
-		Short:         "Drive Ramp (Argo Rollouts API) rollouts: get, promote, abort, plan, lint",
+		Short:         "Drive Ramp (Argo Rollouts API) rollouts: get, promote, abort, plan, lint, doctor",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
