@@ -45,6 +45,34 @@ func (r *canaryRun) need(w int32) int32 {
 	return int32(min((int64(min(w, int32(m)))-1)*int64(r.n)/m+1, int64(r.n)))
 }
 
+// stableNeed is the fewest stable pods for stable weight ws: need(ws), or
+// while canary pods are taken from stable what the canary leaves at that
+// weight, replicas - ceil((max-ws) x replicas / max), one pod at least.
+func (r *canaryRun) stableNeed(ws int32) int32 {
+	switch {
+	case !r.takesFromStable():
+		return r.need(ws)
+	case ws <= 0:
+		return 0
+	}
+	return max(r.n-r.podsFor(r.maxWeight()-ws), 1)
+}
+
+// stableCarried is the weight s available stable pods carry: the most
+// weight ws with stableNeed(ws) <= s.
+func (r *canaryRun) stableCarried(s int32) int32 {
+	m := r.maxWeight()
+	switch {
+	case !r.takesFromStable():
+		return r.carried(s)
+	case s <= 0:
+		return 0
+	case s >= r.n:
+		return m
+	}
+	return m - int32(int64(r.n-s-1)*int64(m)/int64(r.n)) - 1
+}
+
 // held is the route the routers were read back holding (ok false: unknown
 // or not yet confirmed).
 func (r *canaryRun) held() (traffic.Route, bool) {
@@ -87,6 +115,9 @@ func (r *canaryRun) floorFor(rs *ReplicaSet) int32 {
 	if w == 0 && r.selected(rs.Hash) {
 		return min(rs.Spec, 1) // a selector still points here: keep a pod behind it
 	}
+	if rs.Hash == r.s.StableRS {
+		return min(rs.Spec, r.stableNeed(w))
+	}
 	return min(rs.Spec, r.need(w))
 }
 
@@ -116,13 +147,17 @@ func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 }
 
 // stableTarget is the stable size at canary weight w with c canary pods:
-// full, or with dynamicStableScale (or an HPA) the rest, never fewer than
-// w's stable share needs nor, with an HPA, minPodsPerReplicaSet.
+// full; with an HPA the rest, replicas - c, never below
+// minPodsPerReplicaSet, so the HPA counts replicas pods; with
+// dynamicStableScale the rest, never fewer than w's stable share needs.
 func (r *canaryRun) stableTarget(w, c int32) int32 {
-	if !r.dynamic() {
+	switch {
+	case r.takesFromStable():
+		return max(r.n-c, r.minPods())
+	case !r.dynamic():
 		return r.n
 	}
-	return max(r.n-c, r.need(r.maxWeight()-w), r.minPods())
+	return max(r.n-c, r.need(r.maxWeight()-w))
 }
 
 // routeWeight is the canary weight to send now toward the step's weight w
@@ -144,7 +179,7 @@ func (r *canaryRun) routeWeight(w, c int32) int32 {
 	}
 	lo := int32(0)
 	if st != nil {
-		lo = r.maxWeight() - r.carried(serving(st))
+		lo = r.maxWeight() - r.stableCarried(serving(st))
 	}
 	if lo > hi {
 		return min(max(prev, lo), hi)

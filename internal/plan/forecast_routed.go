@@ -11,6 +11,7 @@ import (
 type routedModel struct {
 	n, max, minPods int32
 	dynamic         bool
+	fromStable      bool // an HPA: canary pods taken from stable
 	canary, stable  int32 // the ReplicaSets' sizes
 	held            int32 // the canary weight in force
 }
@@ -27,7 +28,8 @@ func forecastRouted(f *CanaryForecast, ro *rampv1.Rollout, hpa bool) {
 	if f.FromStable {
 		f.MinPods = min(c.MinPodsPerReplicaSetOrDefault(), f.Replicas)
 	}
-	m := &routedModel{n: f.Replicas, max: max(f.MaxWeight, 1), minPods: f.MinPods, dynamic: f.Dynamic, stable: f.Replicas}
+	m := &routedModel{n: f.Replicas, max: max(f.MaxWeight, 1), minPods: f.MinPods, dynamic: f.Dynamic,
+		fromStable: f.FromStable, stable: f.Replicas}
 	for i := 0; i <= len(c.Steps); i++ {
 		w, pods := m.target(c.Steps, int32(i))
 		st := ForecastStep{Index: i, Step: "complete", Weight: m.max}
@@ -84,10 +86,13 @@ func (m *routedModel) target(steps []rampv1.CanaryStep, idx int32) (weight, pods
 
 // stableTarget is stable's size at weight w with c canary pods.
 func (m *routedModel) stableTarget(w, c int32) int32 {
-	if !m.dynamic {
+	switch {
+	case m.fromStable:
+		return max(m.n-c, m.minPods)
+	case !m.dynamic:
 		return m.n
 	}
-	return max(m.n-c, m.need(m.max-w), m.minPods)
+	return max(m.n-c, m.need(m.max-w))
 }
 
 // upstream is what Argo Rollouts runs at weight w with c canary pods: no
@@ -117,7 +122,7 @@ func (m *routedModel) settle(w, c, s int32) (peak int32, rounds int) {
 			return want
 		}
 		nc := size(m.canary, c, m.held)
-		ns := size(m.stable, s, m.max-m.held)
+		ns := size(m.stable, s, -(m.max - m.held))
 		if nc == m.canary && ns == m.stable && route == m.held {
 			break
 		}
@@ -139,7 +144,7 @@ func (m *routedModel) routeWeight(w, c int32) int32 {
 		}
 		return min(w, m.held, hi)
 	}
-	lo := m.max - m.carried(m.stable)
+	lo := m.max - m.stableCarried(m.stable)
 	if lo > hi {
 		return min(max(m.held, lo), hi)
 	}
@@ -147,12 +152,37 @@ func (m *routedModel) routeWeight(w, c int32) int32 {
 }
 
 // floor is the smallest size a ReplicaSet carrying weight share may shrink
-// to: one pod while a Service still selects it with no weight.
+// to: one pod while a Service still selects it with no weight. A negative
+// share is stable's (-share), whose need differs with an HPA.
 func (m *routedModel) floor(size, share int32) int32 {
-	if share == 0 {
+	switch {
+	case share == 0:
 		return min(size, 1)
+	case share < 0:
+		return min(size, m.stableNeed(-share))
 	}
 	return min(size, m.need(share))
+}
+
+// stableNeed is canaryRun.stableNeed.
+func (m *routedModel) stableNeed(ws int32) int32 {
+	if !m.fromStable {
+		return m.need(ws)
+	}
+	return max(m.n-m.podsFor(m.max-ws), 1)
+}
+
+// stableCarried is canaryRun.stableCarried.
+func (m *routedModel) stableCarried(s int32) int32 {
+	switch {
+	case !m.fromStable:
+		return m.carried(s)
+	case s <= 0:
+		return 0
+	case s >= m.n:
+		return m.max
+	}
+	return m.max - int32(int64(m.n-s-1)*int64(m.max)/int64(m.n)) - 1
 }
 
 // podsFor is how many pods carry weight w: ceil(w x n / max).

@@ -39,7 +39,8 @@ func (s *routedSim) promote() { s.ro.Status.PauseConditions = nil }
 
 // TestHPATakesCanaryFromStable walks seed 000 with an HPA: the canary's pods
 // come from stable (1+3 at 75%, 1+4 at 100%: stable keeps
-// minPodsPerReplicaSet), so the HPA never sees more than replicas+1 pods;
+// minPodsPerReplicaSet), so the HPA never sees more than replicas+1 pods
+// and, at 75%, exactly replicas;
 // with hpa-accounting: surge the stable stays at 4 beside the canary.
 func TestHPATakesCanaryFromStable(t *testing.T) {
 	for _, tc := range []struct {
@@ -60,7 +61,7 @@ func TestHPATakesCanaryFromStable(t *testing.T) {
 			s.each = func(in Input, out Output) {
 				most = max(most, s.pods())
 				events = append(events, out.Events...)
-				if st := in.Stable; st != nil && out.Route.StableHash == st.Hash && out.Route.Stable() > s.carried4(st.Available) {
+				if st := in.Stable; st != nil && out.Route.StableHash == st.Hash && out.Route.Stable() > s.stableCapacity(st.Available) {
 					t.Errorf("%s: route gives stable %d with %d pods available", s.at(), out.Route.Stable(), st.Available)
 				}
 			}
@@ -132,7 +133,7 @@ func TestHPAAbortRefillsStable(t *testing.T) {
 		if p := s.pods(); p > 5 {
 			t.Errorf("%s: %d pods during the abort", s.at(), p)
 		}
-		if st := in.Stable; st != nil && out.Route.StableHash == st.Hash && out.Route.Stable() > s.carried4(st.Available) {
+		if st := in.Stable; st != nil && out.Route.StableHash == st.Hash && out.Route.Stable() > s.stableCapacity(st.Available) {
 			t.Errorf("%s: route gives stable %d with %d pods available", s.at(), out.Route.Stable(), st.Available)
 		}
 	}
@@ -149,7 +150,7 @@ func TestHPARescaleMidCanary(t *testing.T) {
 		replicas int32
 		sizes    string
 	}{
-		{6, "v1=2 v2=5"}, // ceil(0.75 x 6) = 5 canary; stable carries 25% of 6: 2
+		{6, "v1=1 v2=5"}, // ceil(0.75 x 6) = 5 canary, 6 - 5 = 1 stable: the HPA counts 6
 		{4, "v1=1 v2=3"},
 	} {
 		s.ro.Spec.Replicas = &tc.replicas
@@ -162,7 +163,17 @@ func TestHPARescaleMidCanary(t *testing.T) {
 	}
 }
 
-// carried4 is the weight k pods carry out of the Rollout's replicas.
-func (s *routedSim) carried4(k int32) int32 {
-	return min(k*100 / *s.ro.Spec.Replicas, 100)
+// stableCapacity is the most stable weight k stable pods may carry while
+// canary pods are taken from stable: the largest ws whose split leaves
+// stable at most k pods, replicas - ceil((100-ws) x replicas / 100), with
+// one pod at least while it carries anything (found by search, not by the
+// planner's formula).
+func (s *routedSim) stableCapacity(k int32) int32 {
+	n := *s.ro.Spec.Replicas
+	for ws := int32(100); ws > 0; ws-- {
+		if max(n-(((100-ws)*n+99)/100), 1) <= k {
+			return ws
+		}
+	}
+	return 0
 }
