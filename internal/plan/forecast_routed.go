@@ -11,7 +11,7 @@ import (
 type routedModel struct {
 	n, max, minPods int32
 	dynamic         bool
-	fromStable      bool // an HPA: canary pods taken from stable
+	fromStable      bool  // an HPA: canary pods taken from stable
 	canary, stable  int32 // the ReplicaSets' sizes
 	held            int32 // the canary weight in force
 }

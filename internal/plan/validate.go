@@ -79,6 +79,7 @@ func ValidateSteps(ro *rampv1.Rollout) string {
 // template.
 func strategyProblems(ro *rampv1.Rollout) []string {
 	out := append(routingProblems(ro.Spec.Strategy.Canary), stepProblems(ro)...)
+	out = append(out, metadataProblems(ro)...)
 	none := func(path string, a *rampv1.RolloutAnalysis) {
 		if a != nil && len(a.Templates) == 0 {
 			out = append(out, path+".templates: at least one template is required")

@@ -23,7 +23,7 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		return nil // an invalid spec changes nothing: the running version keeps serving
 	}
 	if out.CreateNew {
-		if err := r.createReplicaSet(ctx, ro, w, out.NewReplicas); err != nil {
+		if err := r.createReplicaSet(ctx, ro, w, &out.Status, out.NewReplicas); err != nil {
 			return err
 		}
 		r.expect.createdRS(ro.UID, rsName(ro, w.hash), r.Clock.Now())
@@ -49,6 +49,9 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 			return fmt.Errorf("restart pod %s: %w", p.Name, err)
 		}
 		r.deleted.Store(p.UID, r.Clock.Now())
+	}
+	if err := r.syncEphemeral(ctx, ro, w, &out.Status); err != nil {
+		return err
 	}
 	return r.cleanupHistory(ctx, ro, w)
 }

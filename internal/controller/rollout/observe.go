@@ -68,9 +68,7 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	// template back into the Rollout.
 	if !hasHash(owned, w.hash) {
 		for _, rs := range owned {
-			tmpl := rs.Spec.Template.DeepCopy()
-			delete(tmpl.Labels, HashLabel)
-			if rs.Labels[HashLabel] != "" && apiequality.Semantic.DeepEqual(tmpl, w.template) {
+			if rs.Labels[HashLabel] != "" && apiequality.Semantic.DeepEqual(withoutEphemeral(ro, rs, w.template), w.template) {
 				w.hash = rs.Labels[HashLabel]
 				break
 			}

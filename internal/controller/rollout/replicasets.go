@@ -3,6 +3,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 
@@ -62,10 +63,8 @@ func (r *Reconciler) collides(ctx context.Context, ro *rampv1.Rollout, w *world)
 	if err != nil {
 		return false, err
 	}
-	tmpl := rs.Spec.Template.DeepCopy()
-	delete(tmpl.Labels, HashLabel)
 	ctl := metav1.GetControllerOf(&rs)
-	return ctl == nil || ctl.UID != ro.UID || !apiequality.Semantic.DeepEqual(tmpl, w.template), nil
+	return ctl == nil || ctl.UID != ro.UID || !apiequality.Semantic.DeepEqual(withoutEphemeral(ro, &rs, w.template), w.template), nil
 }
 
 func (r *Reconciler) bumpCollisionCount(ctx context.Context, ro *rampv1.Rollout) error {
@@ -78,8 +77,10 @@ func (r *Reconciler) bumpCollisionCount(ctx context.Context, ro *rampv1.Rollout)
 	return r.Client.Status().Patch(ctx, ro, patch)
 }
 
-// createReplicaSet creates the ReplicaSet of the current template.
-func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w *world, replicas int32) error {
+// createReplicaSet creates the ReplicaSet of the current template, its
+// pods carrying the ephemeral metadata of its role under the planned
+// status st.
+func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w *world, st *rampv1.RolloutStatus, replicas int32) error {
 	tmpl := w.template.DeepCopy()
 	if tmpl.Labels == nil {
 		tmpl.Labels = map[string]string{}
@@ -98,6 +99,8 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 		},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: ro.Spec.MinReadySeconds, Selector: sel, Template: *tmpl},
 	}
+	rs.Labels = maps.Clone(tmpl.Labels) // the role's labels go on the pods only
+	withRole(ro, st, w.hash, rs)
 	err := r.Client.Create(ctx, rs)
 	switch {
 	case err == nil, apierrors.IsAlreadyExists(err):
