@@ -184,12 +184,15 @@ func (r *Reconciler) mergePatch(ctx context.Context, obj client.Object, body map
 	return r.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data))
 }
 
-// withoutEphemeral is a ReplicaSet's template without the hash label and
-// the ephemeral keys it records or the Rollout sets, to compare with the
-// Rollout's template.
+// withoutEphemeral is a ReplicaSet's template without what the controller
+// added to it (the hash label, the ephemeral keys it records or the Rollout
+// sets, the injected anti-affinity), to compare with the Rollout's template.
 func withoutEphemeral(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, template *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	tmpl := rs.Spec.Template.DeepCopy()
 	delete(tmpl.Labels, HashLabel)
+	if prev := rs.Annotations[AntiAffinityAnnotation]; prev != "" {
+		plan.RemoveAntiAffinity(prev, &tmpl.Spec)
+	}
 	rec := recordedKeys(rs)
 	specL, specA := plan.EphemeralKeys(ro)
 	restore := func(have, base map[string]string, keys []string) {

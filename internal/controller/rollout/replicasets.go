@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
 // ownerIndex indexes ReplicaSets by the UID of their controlling owner.
@@ -77,6 +78,23 @@ func (r *Reconciler) bumpCollisionCount(ctx context.Context, ro *rampv1.Rollout)
 	return r.Client.Status().Patch(ctx, ro, patch)
 }
 
+// AntiAffinityAnnotation records on a ReplicaSet the hash of the previous
+// version whose nodes its pods avoid (spec.strategy.*.antiAffinity).
+const AntiAffinityAnnotation = "rollout.ramp.dev/anti-affinity-to"
+
+// previousHash is the version a new ReplicaSet replaces under status st:
+// the active (blue-green) or stable ReplicaSet, "" when that is itself.
+func previousHash(st *rampv1.RolloutStatus, hash string) string {
+	prev := st.StableRS
+	if st.BlueGreen.ActiveSelector != "" {
+		prev = st.BlueGreen.ActiveSelector
+	}
+	if prev == hash {
+		return ""
+	}
+	return prev
+}
+
 // createReplicaSet creates the ReplicaSet of the current template, its
 // pods carrying the ephemeral metadata of its role under the planned
 // status st.
@@ -101,6 +119,9 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 	}
 	rs.Labels = maps.Clone(tmpl.Labels) // the role's labels go on the pods only
 	withRole(ro, st, w.hash, rs)
+	if prev := previousHash(st, w.hash); plan.InjectAntiAffinity(ro, prev, &rs.Spec.Template.Spec) {
+		rs.Annotations[AntiAffinityAnnotation] = prev
+	}
 	err := r.Client.Create(ctx, rs)
 	switch {
 	case err == nil, apierrors.IsAlreadyExists(err):
