@@ -107,6 +107,7 @@ func Lint(objects []Object) []Finding {
 	for _, r := range ix.rollouts {
 		ix.rolloutErrors(r)
 		ix.blueGreenPostPromotion(r)
+		ix.canaryStalls(r)
 	}
 	for _, h := range ix.hpas {
 		ix.hpaTrafficRouting(h)

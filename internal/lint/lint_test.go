@@ -52,6 +52,11 @@ func TestRules(t *testing.T) {
 			"40 warning spec.targetCPUUtilizationPercentage",
 			"48 warning spec",
 		}, []string{`no cpu request on container "sidecar"`, `no memory request on container "app"`, "does nothing (seed 002)"}},
+		{"canary-stalls.yaml", []string{
+			"3 warning spec.strategy.canary.steps[1]",
+			"28 warning spec.strategy.canary.steps[1]",
+		}, []string{"setWeight: 50: this step never completes at 10 replicas: canary pods come from stable (an HPA targets it)",
+			"(dynamicStableScale)", "hold the weight at 30 instead of 50"}},
 		{"bluegreen-post-promotion.yaml", []string{
 			"2 warning spec.strategy.blueGreen.autoPromotionEnabled",
 		}, []string{"waits for a manual promote"}},

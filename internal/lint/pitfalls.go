@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
 // hpaTrafficRouting warns about an HPA with a resource metric on a
@@ -113,4 +114,36 @@ func (ix *index) hookPromotes(h hookDoc) {
 				strings.Join(h.phases, ","), why))
 		}
 	}
+}
+
+// canaryStalls warns about a traffic-routed canary step the controller can
+// never complete: while canary pods come from stable (an HPA among the
+// linted objects targets the Rollout, or dynamicStableScale), a weight is
+// sent only as far as the canary's available pods carry it, so a
+// setCanaryScale with fewer pods than a later setWeight needs holds the
+// weight below it (`ramp plan` shows "stalls here"). Argo Rollouts sends the
+// weight regardless.
+func (ix *index) canaryStalls(r rolloutDoc) {
+	c := r.ro.Spec.Strategy.Canary
+	if c == nil || c.TrafficRouting == nil {
+		return
+	}
+	hpa := slices.ContainsFunc(ix.hpas, func(h hpaDoc) bool { return ix.targetRollout(h) == r.ro })
+	f, err := plan.ForecastCanary(r.ro, 0, hpa)
+	if err != nil || len(f.Steps) == 0 {
+		return
+	}
+	last := f.Steps[len(f.Steps)-1]
+	if !last.Stalled || last.Index >= len(c.Steps) {
+		return
+	}
+	why := "dynamicStableScale"
+	if hpa && !r.ro.HPAAccountingSurge() {
+		why = "an HPA targets it"
+	}
+	ix.add(r.obj, Warning, fmt.Sprintf("spec.strategy.canary.steps[%d]", last.Index), fmt.Sprintf("%s: this step never completes "+
+		"at %d replicas: canary pods come from stable (%s), and a weight is sent only as far as the canary's pods carry it; "+
+		"the %d canary pod(s) an earlier setCanaryScale leaves hold the weight at %d instead of %d (see `ramp plan`); "+
+		"give setCanaryScale at least the pods the weight needs, or matchTrafficWeight: true",
+		last.Step, f.Replicas, why, last.Canary, last.Traffic, last.Weight))
 }

@@ -148,12 +148,13 @@ func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 
 // stableTarget is the stable size at canary weight w with c canary pods:
 // full; with an HPA the rest, replicas - c, never below
-// minPodsPerReplicaSet, so the HPA counts replicas pods; with
+// minPodsPerReplicaSet, so the HPA counts replicas pods (nor below what w
+// leaves stable, should a setCanaryScale give fewer canary pods); with
 // dynamicStableScale the rest, never fewer than w's stable share needs.
 func (r *canaryRun) stableTarget(w, c int32) int32 {
 	switch {
-	case r.takesFromStable():
-		return max(r.n-c, r.minPods())
+	case r.takesFromStable(): // stableNeed(max-w) is n - c unless setCanaryScale sets c
+		return max(r.n-c, r.stableNeed(r.maxWeight()-w), r.minPods())
 	case !r.dynamic():
 		return r.n
 	}

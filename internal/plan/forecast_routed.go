@@ -88,7 +88,7 @@ func (m *routedModel) target(steps []rampv1.CanaryStep, idx int32) (weight, pods
 func (m *routedModel) stableTarget(w, c int32) int32 {
 	switch {
 	case m.fromStable:
-		return max(m.n-c, m.minPods)
+		return max(m.n-c, m.stableNeed(m.max-w), m.minPods)
 	case !m.dynamic:
 		return m.n
 	}

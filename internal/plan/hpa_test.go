@@ -177,3 +177,16 @@ func (s *routedSim) stableCapacity(k int32) int32 {
 	}
 	return 0
 }
+
+// TestHPASetCanaryScaleAtWeightZero: a setCanaryScale before any weight
+// with an HPA: the stable still carries all the traffic, so it stays full
+// beside the 3 canary pods instead of stalling at replicas+1.
+func TestHPASetCanaryScaleAtWeightZero(t *testing.T) {
+	s := newRoutedSimN(t, 10, false, rampv1.CanaryStep{SetCanaryScale: &rampv1.SetCanaryScale{Replicas: ptrTo(int32(3))}}, pauseForever())
+	s.hpas = []string{"web"}
+	s.run("v1", time.Minute)
+	s.run("v2", time.Minute)
+	if got := s.sizeString(); got != "v1=10 v2=3" || *s.ro.Status.CurrentStepIndex != 1 || s.traffic.Route.Canary != 0 {
+		t.Errorf("sizes %s at step %d, route %+v; want v1=10 v2=3 paused at step 1, weight 0", got, *s.ro.Status.CurrentStepIndex, s.traffic.Route)
+	}
+}
