@@ -11,6 +11,7 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/web"
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
+	"github.com/ramp-rollouts/ramp/internal/controller/experiment"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -43,6 +44,10 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	}
 	providers, err := Providers(mgr)
 	if err != nil {
+		return err
+	}
+	ex := &experiment.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("experiments-controller"), Clock: clock.RealClock{}}
+	if err := ex.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
 	ar := &analysisrun.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader(), Providers: providers,

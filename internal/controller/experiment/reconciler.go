@@ -1,0 +1,233 @@
+// Package experiment is the Experiment controller: it reads an Experiment,
+// its ReplicaSets and AnalysisRuns from the cache, asks the pure planner
+// (internal/experiment) what should be, and writes the difference.
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/experiment"
+	"github.com/ramp-rollouts/ramp/internal/plan"
+)
+
+// Labels on what an Experiment creates.
+const (
+	NameLabel     = "experiment.ramp.dev/name"
+	TemplateLabel = "experiment.ramp.dev/template"
+	AnalysisLabel = "experiment.ramp.dev/analysis"
+	hashLabel     = rampv1.DefaultRolloutUniqueLabelKey
+	instanceLabel = "argo-rollouts.argoproj.io/controller-instance-id"
+)
+
+// Reconciler runs Experiments.
+type Reconciler struct {
+	Client   client.Client
+	Recorder events.EventRecorder
+	Clock    clock.Clock
+}
+
+// +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=experiments/status,verbs=update;patch
+
+// Reconcile reads the world, plans and writes the difference.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	ex := &rampv1.Experiment{}
+	if err := r.Client.Get(ctx, req.NamespacedName, ex); err != nil || ex.DeletionTimestamp != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	w, err := r.observe(ctx, ex)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	in := experiment.Input{Experiment: ex, Now: r.Clock.Now(), Invalid: w.invalid, ReplicaSets: w.planRS(), Runs: w.planRuns()}
+	out := experiment.Plan(in)
+	if err := r.apply(ctx, ex, w, &out); err != nil {
+		return ctrl.Result{}, err
+	}
+	if !apiequality.Semantic.DeepEqual(ex.Status, out.Status) {
+		patch := client.MergeFromWithOptions(ex.DeepCopy(), client.MergeFromWithOptimisticLock{})
+		ex.Status = out.Status
+		if err := r.Client.Status().Patch(ctx, ex, patch); err != nil {
+			if apierrors.IsConflict(err) {
+				return ctrl.Result{}, nil // the change that conflicted queues the next pass
+			}
+			return ctrl.Result{}, fmt.Errorf("patch status of experiment %s: %w", req, err)
+		}
+	}
+	for _, e := range out.Events {
+		kind := "Normal"
+		if e.Warning {
+			kind = "Warning"
+		}
+		r.Recorder.Eventf(ex, nil, kind, e.Reason, e.Reason, "%s", e.Message)
+	}
+	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
+}
+
+// world is what one reconcile read.
+type world struct {
+	invalid string
+	rs      map[string]*appsv1.ReplicaSet     // by template name
+	runs    map[string]*rampv1.AnalysisRun    // by analysis name
+	hashes  map[string]string                 // template name -> pod-template hash
+	specs   map[string]rampv1.AnalysisRunSpec // analysis name -> run spec, resolved when valid
+}
+
+func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world, error) {
+	w := &world{rs: map[string]*appsv1.ReplicaSet{}, runs: map[string]*rampv1.AnalysisRun{}, hashes: map[string]string{},
+		specs: map[string]rampv1.AnalysisRunSpec{}}
+	var rss appsv1.ReplicaSetList
+	if err := r.Client.List(ctx, &rss, client.InNamespace(ex.Namespace), client.MatchingLabels{NameLabel: ex.Name}); err != nil {
+		return nil, err
+	}
+	for i := range rss.Items {
+		if rs := &rss.Items[i]; metav1.IsControlledBy(rs, ex) {
+			w.rs[rs.Labels[TemplateLabel]] = rs
+		}
+	}
+	var runs rampv1.AnalysisRunList
+	if err := r.Client.List(ctx, &runs, client.InNamespace(ex.Namespace), client.MatchingLabels{NameLabel: ex.Name}); err != nil {
+		return nil, err
+	}
+	for i := range runs.Items {
+		if ar := &runs.Items[i]; metav1.IsControlledBy(ar, ex) {
+			w.runs[ar.Labels[AnalysisLabel]] = ar
+		}
+	}
+	for _, t := range ex.Spec.Templates {
+		w.hashes[t.Name] = templateHash(ex, t)
+	}
+	if w.invalid = experiment.Validate(ex); w.invalid != "" || ex.Status.Phase.Completed() {
+		return w, nil
+	}
+	for i, a := range ex.Spec.Analyses {
+		if _, started := w.runs[a.Name]; started {
+			continue
+		}
+		spec, err := r.runSpec(ctx, ex, a, w.hashes)
+		if err != nil {
+			w.invalid = fmt.Sprintf("spec.analyses[%d]: %v", i, err)
+			return w, nil
+		}
+		w.specs[a.Name] = spec
+	}
+	return w, nil
+}
+
+// templateHash is a template's pod-template hash. It is salted with the
+// Experiment and template names, so the Experiment's pods never share a hash
+// (and so a Service selection) with a Rollout's pods of the same spec.
+func templateHash(ex *rampv1.Experiment, t rampv1.TemplateSpec) string {
+	tmpl := t.Template.DeepCopy()
+	if tmpl.Annotations == nil {
+		tmpl.Annotations = map[string]string{}
+	}
+	tmpl.Annotations[TemplateLabel] = ex.Namespace + "/" + ex.Name + "/" + t.Name
+	return plan.TemplateHash(tmpl, nil)
+}
+
+func (w *world) planRS() map[string]experiment.ReplicaSet {
+	out := map[string]experiment.ReplicaSet{}
+	for name, rs := range w.rs {
+		spec := int32(1)
+		if rs.Spec.Replicas != nil {
+			spec = *rs.Spec.Replicas
+		}
+		out[name] = experiment.ReplicaSet{Name: rs.Name, Hash: rs.Labels[hashLabel], Spec: spec, Replicas: rs.Status.Replicas,
+			Ready: rs.Status.ReadyReplicas, Available: min(rs.Status.AvailableReplicas, spec), Updated: rs.Status.FullyLabeledReplicas}
+	}
+	return out
+}
+
+func (w *world) planRuns() map[string]experiment.Run {
+	out := map[string]experiment.Run{}
+	for name, ar := range w.runs {
+		out[name] = experiment.Run{Name: ar.Name, Phase: ar.Status.Phase, Message: ar.Status.Message}
+	}
+	return out
+}
+
+// apply creates and scales the ReplicaSets and starts and stops the runs.
+func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world, out *experiment.Output) error {
+	for _, name := range out.Create {
+		if err := r.createReplicaSet(ctx, ex, name, w.hashes[name], out.Scale[name]); err != nil {
+			return err
+		}
+	}
+	for name, n := range out.Scale {
+		rs := w.rs[name]
+		if rs == nil || (rs.Spec.Replicas != nil && *rs.Spec.Replicas == n) {
+			continue
+		}
+		if err := mergePatch(ctx, r.Client, rs, map[string]any{"spec": map[string]any{"replicas": n}}); err != nil {
+			return fmt.Errorf("scale ReplicaSet %s: %w", rs.Name, err)
+		}
+	}
+	for _, name := range out.Start {
+		spec, ok := w.specs[name]
+		if !ok {
+			continue
+		}
+		if err := r.Client.Create(ctx, newRun(ex, name, spec)); client.IgnoreAlreadyExists(err) != nil {
+			return fmt.Errorf("create AnalysisRun for analysis %q: %w", name, err)
+		}
+	}
+	for _, name := range out.Terminate {
+		if ar := w.runs[name]; ar != nil && !ar.Spec.Terminate {
+			if err := mergePatch(ctx, r.Client, ar, map[string]any{"spec": map[string]any{"terminate": true}}); client.IgnoreNotFound(err) != nil {
+				return fmt.Errorf("terminate AnalysisRun %s: %w", ar.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment, name, hash string, replicas int32) error {
+	var t rampv1.TemplateSpec
+	for _, x := range ex.Spec.Templates {
+		if x.Name == name {
+			t = x
+		}
+	}
+	tmpl := t.Template.DeepCopy()
+	tmpl.Labels = maps.Clone(tmpl.Labels)
+	tmpl.Labels[hashLabel] = hash
+	sel := t.Selector.DeepCopy()
+	if sel.MatchLabels == nil {
+		sel.MatchLabels = map[string]string{}
+	}
+	sel.MatchLabels[hashLabel] = hash
+	labels := maps.Clone(tmpl.Labels)
+	labels[NameLabel], labels[TemplateLabel] = ex.Name, name
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: ex.Name + "-" + name, Namespace: ex.Namespace, Labels: labels,
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ex, rampv1.GroupVersion.WithKind("Experiment"))}},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: t.MinReadySeconds, Selector: sel, Template: *tmpl},
+	}
+	if err := r.Client.Create(ctx, rs); client.IgnoreAlreadyExists(err) != nil {
+		return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
+	}
+	return nil
+}
+
+func mergePatch(ctx context.Context, c client.Client, obj client.Object, body map[string]any) error {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	return c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data))
+}

@@ -1,0 +1,97 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis"
+)
+
+// runSpec is the AnalysisRun spec of one of the Experiment's analyses: the
+// template's metrics and arguments, the analysis's argument values (with
+// {{templates.<name>.podTemplateHash}} resolved), and the Experiment's
+// dryRun and measurementRetention.
+func (r *Reconciler) runSpec(ctx context.Context, ex *rampv1.Experiment, a rampv1.ExperimentAnalysisTemplateRef, hashes map[string]string) (rampv1.AnalysisRunSpec, error) {
+	t, err := r.template(ctx, ex.Namespace, a)
+	if err != nil {
+		return rampv1.AnalysisRunSpec{}, err
+	}
+	spec := rampv1.AnalysisRunSpec{Metrics: t.Metrics, Args: t.Args,
+		DryRun:               append(append([]rampv1.DryRun(nil), t.DryRun...), ex.Spec.DryRun...),
+		MeasurementRetention: append(append([]rampv1.MeasurementRetention(nil), t.MeasurementRetention...), ex.Spec.MeasurementRetention...)}
+	for _, given := range a.Args {
+		for i := range spec.Args {
+			if spec.Args[i].Name != given.Name {
+				continue
+			}
+			spec.Args[i] = *given.DeepCopy()
+			if v := spec.Args[i].Value; v != nil {
+				resolved := templateVars(*v, hashes)
+				spec.Args[i].Value = &resolved
+			}
+		}
+	}
+	for _, arg := range spec.Args {
+		if arg.Value == nil && arg.ValueFrom == nil {
+			return spec, fmt.Errorf("argument %q of %s has no value: set it in args", arg.Name, a.TemplateName)
+		}
+	}
+	if err := analysis.ValidateMetrics(spec.Metrics); err != nil {
+		return spec, err
+	}
+	return spec, nil
+}
+
+// templateVars replaces {{templates.<name>.podTemplateHash}}.
+func templateVars(v string, hashes map[string]string) string {
+	for name, h := range hashes {
+		v = strings.ReplaceAll(v, "{{templates."+name+".podTemplateHash}}", h)
+	}
+	return v
+}
+
+// template reads the (Cluster)AnalysisTemplate an analysis names, from the
+// cache.
+func (r *Reconciler) template(ctx context.Context, ns string, a rampv1.ExperimentAnalysisTemplateRef) (*rampv1.AnalysisTemplateSpec, error) {
+	if a.ClusterScope {
+		var t rampv1.ClusterAnalysisTemplate
+		err := r.Client.Get(ctx, client.ObjectKey{Name: a.TemplateName}, &t)
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("ClusterAnalysisTemplate %q not found", a.TemplateName)
+		}
+		return t.Spec.DeepCopy(), err
+	}
+	var t rampv1.AnalysisTemplate
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: a.TemplateName}, &t)
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("AnalysisTemplate %q not found in namespace %q", a.TemplateName, ns)
+	}
+	return t.Spec.DeepCopy(), err
+}
+
+// newRun is the AnalysisRun of an analysis, named <experiment>-<analysis>.
+func newRun(ex *rampv1.Experiment, name string, spec rampv1.AnalysisRunSpec) *rampv1.AnalysisRun {
+	labels := map[string]string{NameLabel: ex.Name, AnalysisLabel: name}
+	if id, ok := ex.Labels[instanceLabel]; ok {
+		labels[instanceLabel] = id
+	}
+	md := ex.Spec.AnalysisRunMetadata
+	for k, v := range md.Labels {
+		if _, ours := labels[k]; !ours {
+			labels[k] = v
+		}
+	}
+	return &rampv1.AnalysisRun{
+		ObjectMeta: metav1.ObjectMeta{Name: ex.Name + "-" + name, Namespace: ex.Namespace, Labels: labels,
+			Annotations:     maps.Clone(md.Annotations),
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ex, rampv1.GroupVersion.WithKind("Experiment"))}},
+		Spec: spec,
+	}
+}

@@ -1,0 +1,199 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// hashServer answers /check?hash=H with {"ok": <ok>} and records the hashes
+// it was asked about.
+type hashServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	hashes []string
+}
+
+func newHashServer(t *testing.T, ok bool) *hashServer {
+	s := &hashServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hashes = append(s.hashes, r.URL.Query().Get("hash"))
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"ok": %v}`, ok)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *hashServer) asked() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.hashes...)
+}
+
+// experimentYAML is an Experiment "exp" with templates baseline (1 pod) and
+// canary (2 pods), run for duration, and an analysis "check" of the
+// AnalysisTemplate "check" given the canary's pod-template hash.
+func experimentYAML(duration, url string) string {
+	tmpl := func(name string, replicas int) string {
+		return fmt.Sprintf(`  - name: %[1]s
+    replicas: %[2]d
+    selector: {matchLabels: {app: exp, color: %[1]s}}
+    template:
+      metadata: {labels: {app: exp, color: %[1]s}}
+      spec: {containers: [{name: app, image: "registry.example/app:%[1]s"}]}
+`, name, replicas)
+	}
+	return fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
+kind: AnalysisTemplate
+metadata: {name: check}
+spec:
+  args: [{name: url}, {name: hash}]
+  metrics:
+  - name: ok
+    successCondition: result == true
+    provider:
+      web: {url: "{{args.url}}/check?hash={{args.hash}}", jsonPath: "{$.ok}"}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Experiment
+metadata: {name: exp}
+spec:
+  duration: %s
+  scaleDownDelaySeconds: 0
+  templates:
+%s%s  analyses:
+  - name: check
+    templateName: check
+    args:
+    - {name: url, value: %q}
+    - {name: hash, value: "{{templates.canary.podTemplateHash}}"}
+`, duration, tmpl("baseline", 1), tmpl("canary", 2), url)
+}
+
+func getExperiment(ns, name string) (*rampv1.Experiment, error) {
+	ex := &rampv1.Experiment{}
+	return ex, env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, ex)
+}
+
+func waitExperiment(t *testing.T, ns, name string, timeout time.Duration, what string, cond func(*rampv1.Experiment) error) *rampv1.Experiment {
+	t.Helper()
+	var ex *rampv1.Experiment
+	eventually(t, timeout, "experiment "+name+": "+what, func() error {
+		var err error
+		if ex, err = getExperiment(ns, name); err != nil {
+			return err
+		}
+		return cond(ex)
+	})
+	return ex
+}
+
+func experimentPhase(phase rampv1.AnalysisPhase) func(*rampv1.Experiment) error {
+	return func(ex *rampv1.Experiment) error {
+		if ex.Status.Phase != phase {
+			return fmt.Errorf("phase %q (%s)", ex.Status.Phase, ex.Status.Message)
+		}
+		return nil
+	}
+}
+
+// experimentSizes waits until the Experiment's ReplicaSets have these sizes.
+func experimentSizes(t *testing.T, ns string, want map[string]int32) map[string]*appsv1.ReplicaSet {
+	t.Helper()
+	got := map[string]*appsv1.ReplicaSet{}
+	eventually(t, 60*time.Second, fmt.Sprintf("experiment ReplicaSets %v", want), func() error {
+		for name, n := range want {
+			var rs appsv1.ReplicaSet
+			if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "exp-" + name}, &rs); err != nil {
+				return err
+			}
+			if rs.Spec.Replicas == nil || *rs.Spec.Replicas != n || rs.Status.Replicas != n {
+				return fmt.Errorf("%s: spec %v, %d pods", rs.Name, rs.Spec.Replicas, rs.Status.Replicas)
+			}
+			got[name] = &rs
+		}
+		return nil
+	})
+	return got
+}
+
+// TestExperiment runs an Experiment on the real control plane: both
+// templates' ReplicaSets come up, the analysis runs once they are available
+// with the canary's pod-template hash, the Experiment succeeds after its
+// duration and scales its ReplicaSets to 0; a failing analysis fails it at
+// once; a missing template is an Error naming the field, nothing created.
+func TestExperiment(t *testing.T) {
+	t.Parallel()
+	t.Run("succeeds after its duration", func(t *testing.T) {
+		t.Parallel()
+		ns, srv := namespace(t, "exp-good"), newHashServer(t, true)
+		apply(t, ns, experimentYAML("4s", srv.URL))
+		rss := experimentSizes(t, ns, map[string]int32{"baseline": 1, "canary": 2})
+		running := waitExperiment(t, ns, "exp", 60*time.Second, "Running", experimentPhase(rampv1.AnalysisPhaseRunning))
+		ex := waitExperiment(t, ns, "exp", 60*time.Second, "Successful", experimentPhase(rampv1.AnalysisPhaseSuccessful))
+		canaryHash := rss["canary"].Labels[hashLabel]
+		if asked := srv.asked(); len(asked) != 1 || asked[0] != canaryHash {
+			t.Errorf("the analysis asked about hashes %v, want [%s] (the canary template's)", asked, canaryHash)
+		}
+		if rss["canary"].Labels[hashLabel] == rss["baseline"].Labels[hashLabel] {
+			t.Error("both templates got the same pod-template hash")
+		}
+		ran := ex.Status.Conditions[0].LastTransitionTime.Sub(running.Status.AvailableAt.Time)
+		if ran < 4*time.Second-time.Second { // stored times have second resolution
+			t.Errorf("completed %s after availableAt, before its 4s duration", ran)
+		}
+		if len(ex.Status.AnalysisRuns) != 1 || ex.Status.AnalysisRuns[0].Phase != rampv1.AnalysisPhaseSuccessful ||
+			ex.Status.AnalysisRuns[0].AnalysisRun != "exp-check" {
+			t.Errorf("analysisRuns %+v", ex.Status.AnalysisRuns)
+		}
+		for _, ts := range ex.Status.TemplateStatuses {
+			if ts.Status != rampv1.TemplateStatusSuccessful || ts.PodTemplateHash == "" {
+				t.Errorf("template %s: %+v", ts.Name, ts)
+			}
+		}
+		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
+	})
+	t.Run("a failing analysis fails it", func(t *testing.T) {
+		t.Parallel()
+		ns, srv := namespace(t, "exp-bad"), newHashServer(t, false)
+		apply(t, ns, experimentYAML("1h", srv.URL))
+		ex := waitExperiment(t, ns, "exp", 60*time.Second, "Failed", experimentPhase(rampv1.AnalysisPhaseFailed))
+		if !strings.Contains(ex.Status.Message, `analysis "check" (AnalysisRun exp-check) Failed`) {
+			t.Errorf("message %q does not name the analysis", ex.Status.Message)
+		}
+		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
+	})
+	t.Run("missing template", func(t *testing.T) {
+		t.Parallel()
+		ns := namespace(t, "exp-invalid")
+		m := experimentYAML("1m", "http://127.0.0.1:1")
+		apply(t, ns, m[strings.Index(m, "---\n")+4:]) // without the AnalysisTemplate
+		ex := waitExperiment(t, ns, "exp", 30*time.Second, "Error", experimentPhase(rampv1.AnalysisPhaseError))
+		want := fmt.Sprintf(`spec.analyses[0]: AnalysisTemplate "check" not found in namespace %q`, ns)
+		if ex.Status.Message != want {
+			t.Errorf("message %q, want %q", ex.Status.Message, want)
+		}
+		var rss appsv1.ReplicaSetList
+		if err := env.client.List(context.Background(), &rss, client.InNamespace(ns)); err != nil {
+			t.Fatal(err)
+		}
+		if len(rss.Items) != 0 {
+			t.Errorf("%d ReplicaSets created for an invalid Experiment", len(rss.Items))
+		}
+	})
+}
