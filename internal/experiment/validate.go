@@ -27,6 +27,9 @@ func Validate(ex *rampv1.Experiment) string {
 			return fmt.Sprintf("%s.name: %q is used by another template", path, t.Name)
 		}
 		seen[t.Name] = true
+		if t.Service != nil {
+			return path + ".service: creating a Service for a template is not supported by this version of Ramp"
+		}
 		if t.Replicas != nil && *t.Replicas < 0 {
 			return fmt.Sprintf("%s.replicas: %d must not be negative", path, *t.Replicas)
 		}

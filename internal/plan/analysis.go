@@ -132,6 +132,11 @@ func (r *base) abortDetail() string {
 			return analysisDetail(&run)
 		}
 	}
+	for _, x := range r.in.Experiments {
+		if x.Hash == r.in.NewHash && x.Phase.Completed() && x.Phase != rampv1.AnalysisPhaseSuccessful {
+			return experimentDetail(&x)
+		}
+	}
 	return ""
 }
 
@@ -156,6 +161,7 @@ func (r *base) terminateRuns() {
 		r.out.TerminateRuns = append(r.out.TerminateRuns, name)
 	}
 	slices.Sort(r.out.TerminateRuns)
+	r.terminateExperiments()
 }
 
 func orPending(p rampv1.AnalysisPhase) rampv1.AnalysisPhase {

@@ -145,6 +145,8 @@ func (r *canaryRun) advanceSteps() {
 			done = r.pause(st.Pause)
 		case st.Analysis != nil:
 			done = r.stepAnalysis(idx, st.Analysis)
+		case st.Experiment != nil:
+			done = r.stepExperiment(idx, st.Experiment)
 		}
 		if !done {
 			break

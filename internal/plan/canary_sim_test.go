@@ -25,8 +25,9 @@ type sim struct {
 	last string
 	rev  int64
 	plan func(Input) Output
-	runs map[string]Run // AnalysisRuns, by name
-	hpas []string       // HPAs targeting the Rollout
+	runs map[string]Run        // AnalysisRuns, by name
+	hpas []string              // HPAs targeting the Rollout
+	exps map[string]Experiment // Experiments, by name; created Running
 }
 
 func newSim(t *testing.T, replicas int32, steps ...rampv1.CanaryStep) *sim {
@@ -56,7 +57,7 @@ func (s *sim) run(hash string, limit time.Duration) {
 }
 
 func (s *sim) input(hash string) Input {
-	in := Input{Rollout: s.ro, NewHash: hash, Now: s.now, Runs: s.runs, HPAs: s.hpas}
+	in := Input{Rollout: s.ro, NewHash: hash, Now: s.now, Runs: s.runs, HPAs: s.hpas, Experiments: s.exps}
 	for h, rs := range s.rs {
 		switch {
 		case h == hash:
@@ -97,6 +98,7 @@ func (s *sim) apply(hash string, out Output) bool {
 		}
 	}
 	changed = s.applyRuns(hash, &out) || changed
+	changed = s.applyExperiments(hash, &out) || changed
 	for _, e := range out.Events {
 		if e.Reason != rampv1.RolloutReasonScalingReplicaSet {
 			s.log = append(s.log, fmt.Sprintf("%6.2fs event %s", s.elapsed(), e.Reason))
@@ -202,4 +204,25 @@ func (s *sim) finish(name string, phase rampv1.AnalysisPhase, msg string) {
 	}
 	run.Phase, run.Message = phase, msg
 	s.runs[name] = run
+}
+
+// applyExperiments creates the Experiment asked for (Running) and ends the
+// ones terminated (Successful, as a terminated Experiment does).
+func (s *sim) applyExperiments(hash string, out *Output) bool {
+	changed := false
+	if st := out.StartExperiment; st != nil {
+		if s.exps == nil {
+			s.exps = map[string]Experiment{}
+		}
+		name := fmt.Sprintf("web-%s-%d-%d", hash, s.rs[hash].Revision, st.StepIndex)
+		s.exps[name] = Experiment{Name: name, Hash: hash, StepIndex: st.StepIndex, Phase: rampv1.AnalysisPhaseRunning}
+		changed = true
+	}
+	for _, name := range out.TerminateExperiments {
+		x := s.exps[name]
+		x.Terminating, x.Phase = true, rampv1.AnalysisPhaseSuccessful
+		s.exps[name] = x
+		changed = true
+	}
+	return changed
 }

@@ -181,7 +181,7 @@ func stepGate(s rampv1.CanaryStep) Gate {
 	case s.Analysis != nil:
 		return Gate{Analysis: templateNames(s.Analysis)}
 	case s.Experiment != nil:
-		return Gate{Other: "experiment"}
+		return Gate{Other: experimentGate(s.Experiment)}
 	case s.SetHeaderRoute != nil, s.SetMirrorRoute != nil:
 		return Gate{Other: strings.SplitN(stepText(s), ":", 2)[0]}
 	case s.Plugin != nil:
@@ -201,4 +201,24 @@ func templateNames(a *rampv1.RolloutAnalysis) []string {
 		out = append(out, name)
 	}
 	return out
+}
+
+// experimentGate is "Experiment of baseline (stable), canary (canary) for
+// 10m, analyses mw: ends Successful".
+func experimentGate(e *rampv1.RolloutExperimentStep) string {
+	var ts, as []string
+	for _, t := range e.Templates {
+		ts = append(ts, fmt.Sprintf("%s (%s)", t.Name, t.SpecRef))
+	}
+	g := "an Experiment of " + strings.Join(ts, ", ")
+	if e.Duration != "" {
+		g += " for " + string(e.Duration)
+	}
+	for _, a := range e.Analyses {
+		as = append(as, a.Name)
+	}
+	if len(as) > 0 {
+		g += ", analyses " + strings.Join(as, ", ")
+	}
+	return g + " to succeed (otherwise abort)"
 }

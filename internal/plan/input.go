@@ -40,6 +40,8 @@ type Input struct {
 	PodsAvailable int32
 	// Runs are the AnalysisRuns the Rollout owns, by name.
 	Runs map[string]Run
+	// Experiments are the Experiments the Rollout owns, by name.
+	Experiments map[string]Experiment
 	// Traffic is what the traffic routers were last read back holding (nil:
 	// unknown, e.g. after a controller restart; then nothing that carries
 	// traffic is scaled down until the routes are read back).
@@ -91,6 +93,10 @@ type Output struct {
 	StartRuns []RunStart
 	// TerminateRuns are AnalysisRuns to stop (spec.terminate: true).
 	TerminateRuns []string
+	// StartExperiment asks for the current experiment step's Experiment.
+	StartExperiment *ExperimentStart
+	// TerminateExperiments are Experiments to stop (spec.terminate: true).
+	TerminateExperiments []string
 	// Route is what the traffic routers should hold (nil without
 	// trafficRouting or while the spec is invalid).
 	Route  *traffic.Route

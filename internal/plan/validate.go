@@ -115,8 +115,12 @@ func stepProblems(ro *rampv1.Rollout) []string {
 			}
 		case s.Analysis != nil && len(s.Analysis.Templates) == 0:
 			out = append(out, path+".analysis.templates: at least one template is required")
-		case s.Experiment != nil, s.Plugin != nil:
-			out = append(out, path+": experiment and plugin steps are not supported by this version of Ramp")
+		case s.Experiment != nil:
+			if msg := experimentStepProblem(path+".experiment", s.Experiment); msg != "" {
+				out = append(out, msg)
+			}
+		case s.Plugin != nil:
+			out = append(out, path+": plugin steps are not supported by this version of Ramp")
 		}
 	}
 	return out

@@ -50,6 +50,18 @@ func TestValidateRollout(t *testing.T) {
 			"spec.strategy.canary.steps[3].analysis.templates: at least one template is required",
 		}, first: "spec.template: required",
 			second: `spec.strategy.canary.steps[0].pause.duration "10x": time: unknown unit "x" in duration "10x"`},
+		{name: "experiment steps", edit: func(ro *rampv1.Rollout) {
+			weighted := experimentStep()
+			weighted.Experiment.Templates[1].Weight = ptrTo(int32(5))
+			badRef := experimentStep()
+			badRef.Experiment.Templates[0].SpecRef = "preview"
+			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{experimentStep(), weighted, badRef,
+				{Experiment: &rampv1.RolloutExperimentStep{}}}
+		}, want: []string{
+			"spec.strategy.canary.steps[1].experiment.templates[1]: weighted experiment templates (weight, service) are not supported by this version of Ramp",
+			`spec.strategy.canary.steps[2].experiment.templates[0].specRef: "preview" must be stable or canary`,
+			"spec.strategy.canary.steps[3].experiment.templates: at least one template is required",
+		}, second: "spec.strategy.canary.steps[1].experiment.templates[1]: weighted experiment templates (weight, service) are not supported by this version of Ramp"},
 		{name: "mirror route not in managedRoutes, no services", edit: func(ro *rampv1.Rollout) {
 			ro.Spec.Strategy.Canary.TrafficRouting = &rampv1.RolloutTrafficRouting{Istio: &rampv1.IstioTrafficRouting{}}
 			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{{SetMirrorRoute: &rampv1.SetMirrorRoute{Name: "m"}}}

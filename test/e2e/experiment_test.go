@@ -197,3 +197,105 @@ func TestExperiment(t *testing.T) {
 		}
 	})
 }
+
+// experimentRolloutYAML is a canary Rollout "web" whose step 1 is an
+// experiment of the stable and the new pod templates, analysed by the
+// AnalysisTemplate "check" of experimentYAML against the server at url.
+func experimentRolloutYAML(url string) string {
+	m := experimentYAML("1s", url)
+	return m[:strings.Index(m, "---\n")+4] + rolloutYAML{name: "web", replicas: 2, canary: fmt.Sprintf(`steps:
+- setWeight: 50
+- experiment:
+    duration: 3s
+    scaleDownDelaySeconds: 0
+    templates:
+    - {name: baseline, specRef: stable}
+    - {name: canary, specRef: canary, replicas: 2, metadata: {labels: {track: experiment}}}
+    analyses:
+    - name: check
+      templateName: check
+      args:
+      - {name: url, value: %q}
+      - {name: hash, value: "{{templates.canary.podTemplateHash}}"}
+- setWeight: 100`, url)}.String()
+}
+
+// TestExperimentStep: a Rollout's experiment step runs an Experiment of the
+// stable and new pod templates (named <rollout>-<hash>-<revision>-<step>,
+// owned by the Rollout); a Successful Experiment lets the update go on to
+// Healthy, a Failed one aborts it with the Experiment's verdict.
+func TestExperimentStep(t *testing.T) {
+	t.Parallel()
+	for _, good := range []bool{true, false} {
+		t.Run(map[bool]string{true: "successful", false: "failed"}[good], func(t *testing.T) {
+			t.Parallel()
+			ns, srv := namespace(t, "exp-step"), newHashServer(t, good)
+			apply(t, ns, experimentRolloutYAML(srv.URL))
+			v1 := waitHealthy(t, ns, "web", "", 2).Status.StableRS
+			setImage(t, ns, "web", "app", "registry.example/app:v2")
+			var name string
+			ro := waitRollout(t, ns, "web", 60*time.Second, "running the experiment", func(ro *rampv1.Rollout) error {
+				if name = ro.Status.Canary.CurrentExperiment; name == "" {
+					return fmt.Errorf("no current experiment: %s", summary(ro))
+				}
+				return nil
+			})
+			if want := fmt.Sprintf("web-%s-2-1", ro.Status.CurrentPodHash); name != want {
+				t.Errorf("experiment %q, want %q", name, want)
+			}
+			ex, err := getExperiment(ns, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			images := map[string]string{}
+			for _, tmpl := range ex.Spec.Templates {
+				images[tmpl.Name] = tmpl.Template.Spec.Containers[0].Image
+			}
+			if images["baseline"] != "registry.example/app:v1" || images["canary"] != "registry.example/app:v2" ||
+				ex.Spec.Templates[1].Template.Labels["track"] != "experiment" {
+				t.Errorf("experiment templates: images %v, canary labels %v", images, ex.Spec.Templates[1].Template.Labels)
+			}
+			if !metav1IsControlledByRollout(ex, ro) {
+				t.Errorf("experiment owners %+v, want the Rollout", ex.OwnerReferences)
+			}
+			if good {
+				waitHealthy(t, ns, "web", ro.Status.CurrentPodHash, 2)
+				waitExperiment(t, ns, name, 10*time.Second, "Successful", experimentPhase(rampv1.AnalysisPhaseSuccessful))
+				return
+			}
+			aborted := waitRollout(t, ns, "web", 60*time.Second, "aborted by the experiment", func(ro *rampv1.Rollout) error {
+				if !ro.Status.Abort || ro.Status.Phase != rampv1.RolloutPhaseDegraded {
+					return fmt.Errorf("not aborted: %s", summary(ro))
+				}
+				return nil
+			})
+			if !strings.Contains(aborted.Status.Message, "Experiment "+name+" Failed") || aborted.Status.StableRS != v1 {
+				t.Errorf("message %q, stableRS %s; want the Experiment's verdict, %s still stable", aborted.Status.Message, aborted.Status.StableRS, v1)
+			}
+			eventually(t, 60*time.Second, "the experiment's ReplicaSets at 0", func() error {
+				var rss appsv1.ReplicaSetList
+				if err := env.client.List(context.Background(), &rss, client.InNamespace(ns), client.MatchingLabels{"experiment.ramp.dev/name": name}); err != nil {
+					return err
+				}
+				if len(rss.Items) != 2 {
+					return fmt.Errorf("%d ReplicaSets", len(rss.Items))
+				}
+				for _, rs := range rss.Items {
+					if *rs.Spec.Replicas != 0 {
+						return fmt.Errorf("%s at %d", rs.Name, *rs.Spec.Replicas)
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func metav1IsControlledByRollout(ex *rampv1.Experiment, ro *rampv1.Rollout) bool {
+	for _, ref := range ex.OwnerReferences {
+		if ref.Controller != nil && *ref.Controller && ref.UID == ro.UID {
+			return true
+		}
+	}
+	return false
+}

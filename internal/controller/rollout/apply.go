@@ -68,6 +68,9 @@ func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 	if err := r.terminateRuns(ctx, w, out.TerminateRuns); err != nil {
 		return err
 	}
+	if err := r.applyExperiments(ctx, ro, w, out); err != nil {
+		return err
+	}
 	return r.cleanupRuns(ctx, ro, w.runs, out.Status)
 }
 

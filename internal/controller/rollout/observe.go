@@ -44,6 +44,8 @@ type world struct {
 	restart   []*corev1.Pod // pods created before spec.restartAt, oldest first
 	podsReady int32
 	runs      []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
+	// experiments are the Experiments the Rollout controls.
+	experiments []*rampv1.Experiment
 	// serviceHash is the pod-template hash each referenced Service selects.
 	serviceHash map[string]string
 	hpas        []string // the HPAs that scale the Rollout
@@ -95,6 +97,9 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 		}
 	}
 	if w.runs, err = r.ownedRuns(ctx, ro); err != nil {
+		return nil, err
+	}
+	if w.experiments, err = r.ownedExperiments(ctx, ro); err != nil {
 		return nil, err
 	}
 	if err := r.observeHPAs(ctx, ro, w); err != nil {
@@ -195,7 +200,8 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 
 func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
-		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash, HPAs: w.hpas}
+		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash, HPAs: w.hpas,
+		Experiments: toPlanExperiments(w.experiments)}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)
 	}

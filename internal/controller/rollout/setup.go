@@ -99,13 +99,15 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	}); err != nil {
 		return err
 	}
-	if err := idx.IndexField(ctx, &rampv1.AnalysisRun{}, ownerIndex, func(o client.Object) []string {
-		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
-			return []string{string(ref.UID)}
+	for _, obj := range []client.Object{&rampv1.AnalysisRun{}, &rampv1.Experiment{}} {
+		if err := idx.IndexField(ctx, obj, ownerIndex, func(o client.Object) []string {
+			if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
+				return []string{string(ref.UID)}
+			}
+			return nil
+		}); err != nil {
+			return err
 		}
-		return nil
-	}); err != nil {
-		return err
 	}
 	if err := idx.IndexField(ctx, &rampv1.Rollout{}, serviceIndex, func(o client.Object) []string {
 		return serviceNames(o.(*rampv1.Rollout))
@@ -140,6 +142,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 		For(&rampv1.Rollout{}).
 		Owns(&appsv1.ReplicaSet{}).
 		Owns(&rampv1.AnalysisRun{}).
+		Owns(&rampv1.Experiment{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForService)).
 		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, hpaHandler{}).
 		Watches(&rampv1.AnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).

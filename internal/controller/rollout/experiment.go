@@ -1,0 +1,130 @@
+package rollout
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strconv"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/plan"
+)
+
+// ownedExperiments lists the Experiments the Rollout controls (cache).
+func (r *Reconciler) ownedExperiments(ctx context.Context, ro *rampv1.Rollout) ([]*rampv1.Experiment, error) {
+	var list rampv1.ExperimentList
+	if err := r.Client.List(ctx, &list, client.InNamespace(ro.Namespace), client.MatchingFields{ownerIndex: string(ro.UID)}); err != nil {
+		return nil, fmt.Errorf("list experiments of rollout %s/%s: %w", ro.Namespace, ro.Name, err)
+	}
+	out := make([]*rampv1.Experiment, 0, len(list.Items))
+	for i := range list.Items {
+		out = append(out, &list.Items[i])
+	}
+	return out, nil
+}
+
+func toPlanExperiments(exs []*rampv1.Experiment) map[string]plan.Experiment {
+	out := make(map[string]plan.Experiment, len(exs))
+	for _, ex := range exs {
+		step, _ := strconv.ParseInt(ex.Labels[RunStepIndexLabel], 10, 32)
+		out[ex.Name] = plan.Experiment{Name: ex.Name, Hash: ex.Labels[HashLabel], StepIndex: int32(step),
+			Phase: ex.Status.Phase, Message: ex.Status.Message, Terminating: ex.Spec.Terminate}
+	}
+	return out
+}
+
+// applyExperiments creates the Experiment the plan asks for and stops
+// those it no longer wants.
+func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
+	if s := out.StartExperiment; s != nil {
+		ex, err := newExperiment(ro, w, s)
+		if err != nil {
+			return err
+		}
+		if err := r.Client.Create(ctx, ex); client.IgnoreAlreadyExists(err) != nil {
+			return fmt.Errorf("create experiment %s: %w", ex.Name, err)
+		}
+	}
+	for _, name := range out.TerminateExperiments {
+		for _, ex := range w.experiments {
+			if ex.Name != name {
+				continue
+			}
+			body, _ := json.Marshal(map[string]any{"spec": map[string]any{"terminate": true}})
+			if err := r.Client.Patch(ctx, ex, client.RawPatch(types.MergePatchType, body)); client.IgnoreNotFound(err) != nil {
+				return fmt.Errorf("terminate experiment %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// newExperiment is the Experiment of an experiment step, named
+// <rollout>-<hash>-<revision>-<step>: its templates are the stable or the
+// new pod template (with the step's metadata), its analyses get the
+// Rollout's argument values.
+func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*rampv1.Experiment, error) {
+	e, idx := s.Step, s.StepIndex
+	field := fmt.Sprintf("spec.strategy.canary.steps[%d].experiment", idx)
+	spec := rampv1.ExperimentSpec{Duration: e.Duration, DryRun: e.DryRun, ScaleDownDelaySeconds: e.ScaleDownDelaySeconds}
+	if e.AnalysisRunMetadata != nil {
+		spec.AnalysisRunMetadata = *e.AnalysisRunMetadata.DeepCopy()
+	}
+	for _, t := range e.Templates {
+		tmpl := w.template.DeepCopy()
+		if t.SpecRef == rampv1.StableSpecRef {
+			if w.stableRS == nil {
+				return nil, fmt.Errorf("%s: template %q: specRef stable, but there is no stable ReplicaSet", field, t.Name)
+			}
+			tmpl = withoutEphemeral(ro, w.stableRS, w.template)
+		}
+		if md := t.Metadata; md != nil {
+			tmpl.Labels = merged(tmpl.Labels, md.Labels)
+			tmpl.Annotations = merged(tmpl.Annotations, md.Annotations)
+		}
+		sel := ro.Spec.Selector.DeepCopy()
+		if t.Selector != nil {
+			sel = t.Selector.DeepCopy()
+		}
+		spec.Templates = append(spec.Templates, rampv1.TemplateSpec{Name: t.Name, Replicas: t.Replicas, Selector: sel,
+			Template: *tmpl, MinReadySeconds: ro.Spec.MinReadySeconds})
+	}
+	for i, a := range e.Analyses {
+		ref := rampv1.ExperimentAnalysisTemplateRef{Name: a.Name, TemplateName: a.TemplateName, ClusterScope: a.ClusterScope,
+			RequiredForCompletion: a.RequiredForCompletion}
+		for j, arg := range a.Args {
+			v, err := rolloutArg(ro, w.hash, arg)
+			if err != nil {
+				return nil, fmt.Errorf("%s.analyses[%d].args[%d] %q: %w", field, i, j, arg.Name, err)
+			}
+			ref.Args = append(ref.Args, rampv1.Argument{Name: arg.Name, Value: &v})
+		}
+		spec.Analyses = append(spec.Analyses, ref)
+	}
+	labels := map[string]string{HashLabel: w.hash, RunStepIndexLabel: strconv.Itoa(int(idx))}
+	if id, ok := ro.Labels[instanceIDLabel]; ok {
+		labels[instanceIDLabel] = id
+	}
+	return &rampv1.Experiment{
+		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%s-%d-%d", ro.Name, w.hash, w.revision, idx), Namespace: ro.Namespace,
+			Labels: labels, OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)}},
+		Spec: spec,
+	}, nil
+}
+
+func merged(base, extra map[string]string) map[string]string {
+	if len(extra) == 0 {
+		return base
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, extra)
+	return out
+}

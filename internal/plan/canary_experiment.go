@@ -1,0 +1,126 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// Experiment is what the planner knows about one Experiment the Rollout
+// owns.
+type Experiment struct {
+	Name        string
+	Hash        string // rollouts-pod-template-hash label: the revision it belongs to
+	StepIndex   int32  // step-index label
+	Phase       rampv1.AnalysisPhase
+	Message     string
+	Terminating bool // spec.terminate is set
+}
+
+// ExperimentStart asks the reconciler to create the Experiment of an
+// experiment step for NewHash.
+type ExperimentStart struct {
+	StepIndex int32
+	Step      *rampv1.RolloutExperimentStep
+}
+
+// stepExperiment runs an experiment step: it starts the step's Experiment
+// and reports whether the step is done (the Experiment Successful). An
+// Experiment that ends any other way aborts the update, as upstream.
+func (r *canaryRun) stepExperiment(idx int32, e *rampv1.RolloutExperimentStep) bool {
+	x := r.experimentAt(idx)
+	if x == nil {
+		r.out.StartExperiment = &ExperimentStart{StepIndex: idx, Step: e}
+		r.s.Canary.CurrentExperiment = ""
+		return false
+	}
+	r.s.Canary.CurrentExperiment = x.Name
+	r.a.wanted[x.Name] = !x.Phase.Completed()
+	switch {
+	case x.Phase == rampv1.AnalysisPhaseSuccessful:
+		return true
+	case x.Phase.Completed():
+		r.a.detail = experimentDetail(x)
+		r.s.Abort = true
+		r.abortOrRetry()
+	}
+	return false
+}
+
+// experimentAt is this revision's Experiment of step idx, the one not
+// being terminated first (nil when there is none).
+func (r *canaryRun) experimentAt(idx int32) *Experiment {
+	var found *Experiment
+	for _, x := range r.in.Experiments {
+		if x.Hash != r.in.NewHash || x.StepIndex != idx {
+			continue
+		}
+		if found == nil || (found.Terminating && !x.Terminating) {
+			found = &x
+		}
+	}
+	return found
+}
+
+func experimentDetail(x *Experiment) string {
+	if x.Message != "" {
+		return fmt.Sprintf("Experiment %s %s: %s", x.Name, x.Phase, x.Message)
+	}
+	return fmt.Sprintf("Experiment %s ended %s", x.Name, x.Phase)
+}
+
+// terminateExperiments asks to stop every Experiment still running that
+// this pass does not want (terminateRuns): of earlier revisions, of an
+// aborted update, of a step skipped by a full promotion.
+func (r *base) terminateExperiments() {
+	for name, x := range r.in.Experiments {
+		if x.Phase.Completed() || x.Terminating || r.a.wanted[name] {
+			continue
+		}
+		r.out.TerminateExperiments = append(r.out.TerminateExperiments, name)
+	}
+	slices.Sort(r.out.TerminateExperiments)
+}
+
+// experimentStepProblem reports what keeps an experiment step from running
+// ("" if nothing).
+func experimentStepProblem(path string, e *rampv1.RolloutExperimentStep) string {
+	if len(e.Templates) == 0 {
+		return path + ".templates: at least one template is required"
+	}
+	names := map[string]bool{}
+	for i, t := range e.Templates {
+		tp := fmt.Sprintf("%s.templates[%d]", path, i)
+		switch {
+		case t.Name == "":
+			return tp + ".name: required"
+		case names[t.Name]:
+			return fmt.Sprintf("%s.name: %q is used by another template", tp, t.Name)
+		case t.SpecRef != rampv1.StableSpecRef && t.SpecRef != rampv1.CanarySpecRef:
+			return fmt.Sprintf("%s.specRef: %q must be stable or canary", tp, t.SpecRef)
+		case t.Weight != nil || t.Service != nil:
+			return tp + ": weighted experiment templates (weight, service) are not supported by this version of Ramp"
+		}
+		names[t.Name] = true
+	}
+	if e.Duration != "" {
+		if d, err := e.Duration.Duration(); err != nil || d <= 0 {
+			return fmt.Sprintf("%s.duration: %q is not a positive duration (e.g. 30s, 20m, 1h)", path, e.Duration)
+		}
+	}
+	analyses := map[string]bool{}
+	for i, a := range e.Analyses {
+		ap := fmt.Sprintf("%s.analyses[%d]", path, i)
+		switch {
+		case a.Name == "":
+			return ap + ".name: required"
+		case analyses[a.Name]:
+			return fmt.Sprintf("%s.name: %q is used by another analysis", ap, a.Name)
+		case a.TemplateName == "":
+			return ap + ".templateName: required"
+		}
+		analyses[a.Name] = true
+	}
+	return ""
+}
