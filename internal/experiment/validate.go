@@ -17,16 +17,15 @@ func Validate(ex *rampv1.Experiment) string {
 	if len(s.Templates) == 0 {
 		return "spec.templates: at least one template is required"
 	}
-	seen := map[string]bool{}
+	names := make([]string, len(s.Templates))
+	for i, t := range s.Templates {
+		names[i] = t.Name
+	}
+	if msg := CheckNames("spec.templates", "template", names); msg != "" {
+		return msg
+	}
 	for i, t := range s.Templates {
 		path := fmt.Sprintf("spec.templates[%d]", i)
-		if t.Name == "" {
-			return path + ".name: required"
-		}
-		if seen[t.Name] {
-			return fmt.Sprintf("%s.name: %q is used by another template", path, t.Name)
-		}
-		seen[t.Name] = true
 		if t.Service != nil {
 			return path + ".service: creating a Service for a template is not supported by this version of Ramp"
 		}
@@ -43,23 +42,52 @@ func Validate(ex *rampv1.Experiment) string {
 			return fmt.Sprintf("%s.selector %q does not match %s.template.metadata.labels", path, sel.String(), path)
 		}
 	}
-	if s.Duration != "" {
-		if d, err := s.Duration.Duration(); err != nil || d <= 0 {
-			return fmt.Sprintf("spec.duration: %q is not a positive duration (e.g. 30s, 20m, 1h)", s.Duration)
+	refs := make([]AnalysisRef, len(s.Analyses))
+	for i, a := range s.Analyses {
+		refs[i] = AnalysisRef{Name: a.Name, TemplateName: a.TemplateName}
+	}
+	return CheckRest("spec", s.Duration, refs)
+}
+
+// AnalysisRef is what the checks need of an analysis reference (of an
+// Experiment or of a Rollout's experiment step).
+type AnalysisRef struct{ Name, TemplateName string }
+
+// CheckNames reports a missing or repeated name among the items at path
+// (e.g. spec.templates), what being the item's kind.
+func CheckNames(path, what string, names []string) string {
+	seen := map[string]bool{}
+	for i, n := range names {
+		switch {
+		case n == "":
+			return fmt.Sprintf("%s[%d].name: required", path, i)
+		case seen[n]:
+			return fmt.Sprintf("%s[%d].name: %q is used by another %s", path, i, n, what)
+		}
+		seen[n] = true
+	}
+	return ""
+}
+
+// CheckRest reports a bad duration or analysis reference under path (the
+// Experiment's spec, or a Rollout's experiment step).
+func CheckRest(path string, duration rampv1.DurationString, analyses []AnalysisRef) string {
+	if duration != "" {
+		if d, err := duration.Duration(); err != nil || d <= 0 {
+			return fmt.Sprintf("%s.duration: %q is not a positive duration (e.g. 30s, 20m, 1h)", path, duration)
 		}
 	}
-	names := map[string]bool{}
-	for i, a := range s.Analyses {
-		path := fmt.Sprintf("spec.analyses[%d]", i)
-		switch {
-		case a.Name == "":
-			return path + ".name: required"
-		case names[a.Name]:
-			return fmt.Sprintf("%s.name: %q is used by another analysis", path, a.Name)
-		case a.TemplateName == "":
-			return path + ".templateName: required"
+	names := make([]string, len(analyses))
+	for i, a := range analyses {
+		names[i] = a.Name
+	}
+	if msg := CheckNames(path+".analyses", "analysis", names); msg != "" {
+		return msg
+	}
+	for i, a := range analyses {
+		if a.TemplateName == "" {
+			return fmt.Sprintf("%s.analyses[%d].templateName: required", path, i)
 		}
-		names[a.Name] = true
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/experiment"
 )
 
 // Experiment is what the planner knows about one Experiment the Rollout
@@ -84,43 +85,30 @@ func (r *base) terminateExperiments() {
 }
 
 // experimentStepProblem reports what keeps an experiment step from running
-// ("" if nothing).
+// ("" if nothing): the Experiment's own checks, and what only a step has.
 func experimentStepProblem(path string, e *rampv1.RolloutExperimentStep) string {
 	if len(e.Templates) == 0 {
 		return path + ".templates: at least one template is required"
 	}
-	names := map[string]bool{}
+	names := make([]string, len(e.Templates))
+	for i, t := range e.Templates {
+		names[i] = t.Name
+	}
+	if msg := experiment.CheckNames(path+".templates", "template", names); msg != "" {
+		return msg
+	}
 	for i, t := range e.Templates {
 		tp := fmt.Sprintf("%s.templates[%d]", path, i)
 		switch {
-		case t.Name == "":
-			return tp + ".name: required"
-		case names[t.Name]:
-			return fmt.Sprintf("%s.name: %q is used by another template", tp, t.Name)
 		case t.SpecRef != rampv1.StableSpecRef && t.SpecRef != rampv1.CanarySpecRef:
 			return fmt.Sprintf("%s.specRef: %q must be stable or canary", tp, t.SpecRef)
 		case t.Weight != nil || t.Service != nil:
 			return tp + ": weighted experiment templates (weight, service) are not supported by this version of Ramp"
 		}
-		names[t.Name] = true
 	}
-	if e.Duration != "" {
-		if d, err := e.Duration.Duration(); err != nil || d <= 0 {
-			return fmt.Sprintf("%s.duration: %q is not a positive duration (e.g. 30s, 20m, 1h)", path, e.Duration)
-		}
-	}
-	analyses := map[string]bool{}
+	refs := make([]experiment.AnalysisRef, len(e.Analyses))
 	for i, a := range e.Analyses {
-		ap := fmt.Sprintf("%s.analyses[%d]", path, i)
-		switch {
-		case a.Name == "":
-			return ap + ".name: required"
-		case analyses[a.Name]:
-			return fmt.Sprintf("%s.name: %q is used by another analysis", ap, a.Name)
-		case a.TemplateName == "":
-			return ap + ".templateName: required"
-		}
-		analyses[a.Name] = true
+		refs[i] = experiment.AnalysisRef{Name: a.Name, TemplateName: a.TemplateName}
 	}
-	return ""
+	return experiment.CheckRest(path, e.Duration, refs)
 }
