@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/experiment"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
@@ -185,6 +186,11 @@ func newIndex(objects []Object) *index {
 			ix.analysisTemplate(o, &v.Spec)
 		case *rampv1.ClusterAnalysisTemplate:
 			ix.analysisTemplate(o, &v.Spec)
+		case *rampv1.Experiment:
+			if msg := experiment.Validate(v); msg != "" {
+				field, rest := splitField(msg)
+				ix.add(o, Error, field, rest)
+			}
 		default:
 			ix.addWorkload(o, obj)
 		}

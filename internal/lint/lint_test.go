@@ -57,6 +57,9 @@ func TestRules(t *testing.T) {
 			"28 warning spec.strategy.canary.steps[1]",
 		}, []string{"setWeight: 50: this step never completes at 10 replicas: canary pods come from stable (an HPA targets it)",
 			"(dynamicStableScale)", "hold the weight at 30 instead of 50"}},
+		{"experiment.yaml", []string{
+			"14 error spec.templates[0].selector",
+		}, []string{`"app=demo,color=purple" does not match spec.templates[0].template.metadata.labels`}},
 		{"bluegreen-post-promotion.yaml", []string{
 			"2 warning spec.strategy.blueGreen.autoPromotionEnabled",
 		}, []string{"waits for a manual promote"}},
