@@ -125,6 +125,7 @@ func runGetRollout(ctx context.Context, c client.WithWatch, ns, name string, f g
 		}
 		sel = podSelector(o.ro)
 		v := view.Rollout(o.ro, o.rss, o.pods, o.runs, time.Now())
+		v.AddExperiments(o.exps, time.Now())
 		return f.encode(v, func(w io.Writer) error { return view.Render(w, v, f.color(out)) })
 	}
 	first, err := frame(ctx)
@@ -139,6 +140,7 @@ func runGetRollout(ctx context.Context, c client.WithWatch, ns, name string, f g
 	watches := []watched{
 		{"rollouts.argoproj.io", &rampv1.RolloutList{}, []client.ListOption{in, client.MatchingFields{"metadata.name": name}}},
 		{"analysisruns.argoproj.io", &rampv1.AnalysisRunList{}, []client.ListOption{in}},
+		{"experiments.argoproj.io", &rampv1.ExperimentList{}, []client.ListOption{in}},
 	}
 	if sel != nil {
 		watches = append(watches,
@@ -149,12 +151,14 @@ func runGetRollout(ctx context.Context, c client.WithWatch, ns, name string, f g
 }
 
 // rolloutObjects are the objects `get rollout` shows: the Rollout, the
-// ReplicaSets it controls, their pods and the AnalysisRuns it owns.
+// ReplicaSets it controls, their pods and the AnalysisRuns and Experiments
+// it owns.
 type rolloutObjects struct {
 	ro   *rampv1.Rollout
 	rss  []appsv1.ReplicaSet
 	pods []corev1.Pod
 	runs []rampv1.AnalysisRun
+	exps []rampv1.Experiment
 }
 
 func readRollout(ctx context.Context, c client.Client, ns, name string) (*rolloutObjects, error) {
@@ -190,9 +194,21 @@ func readRollout(ctx context.Context, c client.Client, ns, name string) (*rollou
 	if err := c.List(ctx, arl, client.InNamespace(ns)); err != nil {
 		return nil, apiRefused(err, "list", "analysisruns.argoproj.io", ns)
 	}
+	owned := func(refs []metav1.OwnerReference) bool {
+		return slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return ref.UID == o.ro.UID })
+	}
 	for _, ar := range arl.Items {
-		if slices.ContainsFunc(ar.OwnerReferences, func(ref metav1.OwnerReference) bool { return ref.UID == o.ro.UID }) {
+		if owned(ar.OwnerReferences) {
 			o.runs = append(o.runs, ar)
+		}
+	}
+	exl := &rampv1.ExperimentList{}
+	if err := c.List(ctx, exl, client.InNamespace(ns)); err != nil {
+		return nil, apiRefused(err, "list", "experiments.argoproj.io", ns)
+	}
+	for _, ex := range exl.Items {
+		if owned(ex.OwnerReferences) {
+			o.exps = append(o.exps, ex)
 		}
 	}
 	return o, nil

@@ -21,6 +21,8 @@ type RolloutView struct {
 	Revisions    []Revision `json:"revisions,omitempty"`
 	// AnalysisRuns are the runs that belong to no known revision.
 	AnalysisRuns []AnalysisRun `json:"analysisRuns,omitempty"`
+	// Experiments are the Experiments that belong to no known revision.
+	Experiments []Experiment `json:"experiments,omitempty"`
 }
 
 // Status is a phase or pod state with the symbol shown before it.
@@ -65,11 +67,13 @@ type Replicas struct {
 	Available int32 `json:"available"`
 }
 
-// Revision is one rollout revision: its ReplicaSets and AnalysisRuns.
+// Revision is one rollout revision: its ReplicaSets, AnalysisRuns and
+// Experiments.
 type Revision struct {
 	Number       int64         `json:"number"`
 	ReplicaSets  []ReplicaSet  `json:"replicaSets,omitempty"`
 	AnalysisRuns []AnalysisRun `json:"analysisRuns,omitempty"`
+	Experiments  []Experiment  `json:"experiments,omitempty"`
 }
 
 // ReplicaSet is one ReplicaSet of a revision.

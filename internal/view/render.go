@@ -98,10 +98,16 @@ func rolloutNode(v RolloutView) node {
 		for _, ar := range rev.AnalysisRuns {
 			rn.kids = append(rn.kids, analysisRunNode(ar))
 		}
+		for _, e := range rev.Experiments {
+			rn.kids = append(rn.kids, experimentNode(e))
+		}
 		root.kids = append(root.kids, rn)
 	}
 	for _, ar := range v.AnalysisRuns {
 		root.kids = append(root.kids, analysisRunNode(ar))
+	}
+	for _, e := range v.Experiments {
+		root.kids = append(root.kids, experimentNode(e))
 	}
 	return root
 }

@@ -258,6 +258,9 @@ func TestExperimentStep(t *testing.T) {
 			if !metav1IsControlledByRollout(ex, ro) {
 				t.Errorf("experiment owners %+v, want the Rollout", ex.OwnerReferences)
 			}
+			if out := mustRamp(t, ns, "get", "rollout", "web"); !strings.Contains(out, "Σ "+name) || !strings.Contains(out, "templates:baseline,canary") {
+				t.Errorf("ramp get rollout does not show experiment %s:\n%s", name, out)
+			}
 			if good {
 				waitHealthy(t, ns, "web", ro.Status.CurrentPodHash, 2)
 				waitExperiment(t, ns, name, 10*time.Second, "Successful", experimentPhase(rampv1.AnalysisPhaseSuccessful))
