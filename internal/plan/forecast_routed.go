@@ -1,26 +1,154 @@
 package plan
 
 import (
+	"fmt"
+	"math"
 	"time"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
-// routedModel is a traffic-routed canary as routedScale moves it, every pod
-// available at once and each route read back in force on the next pass.
-type routedModel struct {
-	n, max, minPods int32
-	dynamic         bool
-	fromStable      bool  // an HPA: canary pods taken from stable
-	canary, stable  int32 // the ReplicaSets' sizes
-	held            int32 // the canary weight in force
+// forecastHorizon: a requeue further away than this is the (disabled)
+// progress deadline, not a pause or a delay the forecast waits for.
+const forecastHorizon = 365 * 24 * time.Hour
+
+// Hashes of the imagined ReplicaSets of a forecast.
+const (
+	forecastStable = "stable"
+	forecastCanary = "canary"
+)
+
+// forecastWorld is the cluster a routed forecast imagines: pods are
+// available as soon as they are asked for, every route and Service write is
+// read back on the next pass, every pause is promoted, every analysis and
+// Experiment succeeds, and time jumps to the next requeue when nothing
+// moves. The real planner (Canary) runs in it, so the forecast is what the
+// controller does.
+type forecastWorld struct {
+	ro          *rampv1.Rollout
+	rs          map[string]*ReplicaSet // by hash
+	svc         map[string]string
+	route       traffic.Route
+	runs        map[string]Run
+	experiments map[string]Experiment
+	hpas        []string
+	now         time.Time
 }
 
-// forecastRouted walks the steps of a traffic-routed canary: the canary
-// grows beside a full stable, or (dynamic) within replicas+1 pods while
-// stable shrinks as far as the weight in force allows; after the hand-over
-// the previous stable goes to 0 (after scaleDownDelaySeconds, unless only
-// dynamicStableScale shrank it: then as the stable Service leaves it).
+func newForecastWorld(ro *rampv1.Rollout, n int32, hpa bool) *forecastWorld {
+	ro = ro.DeepCopy()
+	ro.Spec.Replicas, ro.Spec.Paused = &n, false
+	// No progress deadline: a step that cannot complete stalls the forecast
+	// instead of timing out.
+	ro.Spec.ProgressDeadlineSeconds, ro.Spec.ProgressDeadlineAbort = ptrTo(int32(math.MaxInt32)), false
+	ro.Status = rampv1.RolloutStatus{StableRS: forecastStable, CurrentPodHash: forecastStable,
+		CurrentStepIndex: ptrTo(int32(len(ro.Spec.Strategy.Canary.Steps)))}
+	c := ro.Spec.Strategy.Canary
+	w := &forecastWorld{ro: ro, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		rs:    map[string]*ReplicaSet{forecastStable: {Name: "stable", Hash: forecastStable, Revision: 1}},
+		svc:   map[string]string{c.StableService: forecastStable, c.CanaryService: forecastStable},
+		route: traffic.Route{Max: c.MaxTrafficWeight(), StableHash: forecastStable, CanaryHash: forecastStable},
+		runs:  map[string]Run{}, experiments: map[string]Experiment{}}
+	w.scale(w.rs[forecastStable], n)
+	if hpa {
+		w.hpas = []string{"hpa"}
+	}
+	return w
+}
+
+func (w *forecastWorld) scale(rs *ReplicaSet, n int32) {
+	rs.Spec, rs.Replicas, rs.Ready, rs.Available = n, n, n, n
+}
+
+// sizes are the canary's and the previous stable's pods.
+func (w *forecastWorld) sizes() (canary, stable int32) {
+	if rs := w.rs[forecastCanary]; rs != nil {
+		canary = rs.Spec
+	}
+	return canary, w.rs[forecastStable].Spec
+}
+
+// pass plans once and makes the plan true; it reports whether anything
+// changed and the requeue the plan asked for.
+func (w *forecastWorld) pass() (bool, time.Duration) {
+	in := Input{Rollout: w.ro, NewHash: forecastCanary, Now: w.now, ServiceHash: w.svc, HPAs: w.hpas,
+		Traffic: &Traffic{Route: w.route, InForce: true}, Runs: w.runs, Experiments: w.experiments}
+	for h, rs := range w.rs {
+		switch {
+		case h == forecastCanary:
+			in.New = rs
+		case h == w.ro.Status.StableRS:
+			in.Stable = rs
+		default:
+			in.Others = append(in.Others, *rs)
+		}
+	}
+	out := Canary(in)
+	changed := out.CreateNew || len(out.Scale) > 0 || len(out.StartRuns) > 0 || out.StartExperiment != nil
+	if out.CreateNew {
+		w.rs[forecastCanary] = &ReplicaSet{Name: "canary", Hash: forecastCanary, Revision: 2}
+		w.scale(w.rs[forecastCanary], out.NewReplicas)
+	}
+	for _, rs := range w.rs {
+		if n, ok := out.Scale[rs.Name]; ok {
+			w.scale(rs, n)
+		}
+		if at, ok := out.ScaleDownAt[rs.Name]; ok {
+			rs.ScaleDownAt, changed = at, true
+		}
+	}
+	for _, s := range out.StartRuns {
+		name := fmt.Sprintf("run-%d", len(w.runs))
+		run := Run{Name: name, Type: s.Type, Hash: forecastCanary, StepIndex: s.StepIndex, Phase: rampv1.AnalysisPhaseSuccessful}
+		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
+		switch s.Type {
+		case RunStep:
+			out.Status.Canary.CurrentStepAnalysisRunStatus = ref
+		case RunBackground: // runs until the update completes
+			out.Status.Canary.CurrentBackgroundAnalysisRunStatus, run.Phase = ref, rampv1.AnalysisPhaseRunning
+		}
+		w.runs[name] = run
+	}
+	for _, name := range out.TerminateRuns {
+		run := w.runs[name]
+		run.Terminating, run.Phase, changed = true, rampv1.AnalysisPhaseSuccessful, true
+		w.runs[name] = run
+	}
+	if s := out.StartExperiment; s != nil {
+		name := fmt.Sprintf("experiment-%d", s.StepIndex)
+		w.experiments[name] = Experiment{Name: name, Hash: forecastCanary, StepIndex: s.StepIndex, Phase: rampv1.AnalysisPhaseSuccessful}
+	}
+	for name, hash := range out.Services {
+		changed = changed || w.svc[name] != hash
+		w.svc[name] = hash
+	}
+	if out.Route != nil && !sameRoute(*out.Route, w.route) {
+		w.route, changed = *out.Route, true
+	}
+	if !apiequality.Semantic.DeepEqual(out.Status, w.ro.Status) {
+		w.ro.Status, changed = out.Status, true
+	}
+	return changed, out.RequeueAfter
+}
+
+// settled is where a step's ReplicaSets and route stand.
+type settled struct{ canary, stable, traffic int32 }
+
+func (w *forecastWorld) settled() settled {
+	c, s := w.sizes()
+	return settled{canary: c, stable: s, traffic: w.route.Canary}
+}
+
+// forecastRouted walks the steps of a traffic-routed canary through the
+// planner: each step's row is where the ReplicaSets and the route stand when
+// the planner moves past it (a pause is promoted once nothing moves), with
+// the most pods at once on the way into it; a step nothing moves past
+// stalls the forecast there. The complete row is the hand-over: the
+// previous stable goes to 0 after scaleDownDelaySeconds, or already as the
+// stable Service leaves it when only dynamicStableScale shrank it.
 func forecastRouted(f *CanaryForecast, ro *rampv1.Rollout, hpa bool) {
 	c := ro.Spec.Strategy.Canary
 	f.Routed, f.FromStable = true, hpa && !ro.HPAAccountingSurge()
@@ -28,181 +156,67 @@ func forecastRouted(f *CanaryForecast, ro *rampv1.Rollout, hpa bool) {
 	if f.FromStable {
 		f.MinPods = min(c.MinPodsPerReplicaSetOrDefault(), f.Replicas)
 	}
-	m := &routedModel{n: f.Replicas, max: max(f.MaxWeight, 1), minPods: f.MinPods, dynamic: f.Dynamic,
-		fromStable: f.FromStable, stable: f.Replicas}
-	for i := 0; i <= len(c.Steps); i++ {
-		w, pods := m.target(c.Steps, int32(i))
-		st := ForecastStep{Index: i, Step: "complete", Weight: m.max}
-		if i < len(c.Steps) {
-			st.Step, st.Gate, st.Weight = stepText(c.Steps[i]), stepGate(c.Steps[i]), w
-		}
-		st.Peak, st.Rounds = m.settle(w, pods, m.stableTarget(w, pods))
-		st.Canary, st.Stable, st.Traffic = m.canary, m.stable, m.held
-		st.Stalled = m.canary != pods || (i < len(c.Steps) && m.held != w)
-		st.Upstream = m.n // once the previous stable is gone
-		if i < len(c.Steps) {
-			st.Upstream = m.upstream(w, pods, c.DynamicStableScale)
-		} else if !st.Stalled {
-			m.handover(&st, ro.ScaleDownDelaySeconds())
-		}
+	w := newForecastWorld(ro, f.Replicas, hpa)
+	steps := len(c.Steps)
+	var peak int32
+	var rounds int
+	record := func(i int, at settled, stalled bool) {
+		st := ForecastStep{Index: i, Step: stepText(c.Steps[i]), Gate: stepGate(c.Steps[i]), Weight: weightAt(c.Steps, int32(i)),
+			Canary: at.canary, Stable: at.stable, Traffic: at.traffic, Peak: peak, Rounds: rounds, Stalled: stalled}
+		st.Upstream = upstreamPods(f, st.Weight, at.canary, c.DynamicStableScale)
 		f.Steps = append(f.Steps, st)
-		if st.Stalled {
+		peak, rounds = 0, 0
+	}
+	handedOver, delay := false, time.Duration(0)
+	for limit := 0; limit < 10000; limit++ {
+		at, idx := w.settled(), int(*w.ro.Status.CurrentStepIndex)
+		started := w.rs[forecastCanary] != nil
+		changed, requeue := w.pass()
+		after := w.settled()
+		if started {
+			for i := idx; i < min(int(*w.ro.Status.CurrentStepIndex), steps); i++ {
+				record(i, at, false)
+			}
+		}
+		if after.canary != at.canary || after.stable != at.stable {
+			peak, rounds = max(peak, max(at.canary, after.canary)+max(at.stable, after.stable)), rounds+1
+		}
+		if !handedOver && w.ro.Status.StableRS == forecastCanary {
+			handedOver = true
+			if w.rs[forecastStable].ScaleDownAt != nil {
+				delay = time.Duration(ro.ScaleDownDelaySeconds()) * time.Second
+			}
+		}
+		switch {
+		case handedOver && w.rs[forecastStable].Spec == 0:
+			f.Steps = append(f.Steps, ForecastStep{Index: steps, Step: "complete", Weight: f.MaxWeight, Canary: f.Replicas,
+				Traffic: f.MaxWeight, Peak: peak, Rounds: rounds, Upstream: f.Replicas, Delay: delay})
+			return
+		case changed:
+		case len(w.ro.Status.PauseConditions) > 0:
+			w.ro.Status.PauseConditions = nil // promoted
+		case requeue > 0 && requeue < forecastHorizon:
+			w.now = w.now.Add(requeue)
+		default:
+			if idx := int(*w.ro.Status.CurrentStepIndex); idx < steps {
+				record(idx, after, true)
+			}
 			return
 		}
 	}
 }
 
-// handover completes the update: the previous stable, counted in the peak
-// while it still has pods, goes to 0 after delaySeconds, or already as the
-// stable Service leaves it when only dynamicStableScale shrinks it.
-func (m *routedModel) handover(st *ForecastStep, delaySeconds int32) {
-	if m.stable > 0 {
-		st.Peak = max(st.Peak, m.canary+m.stable)
+// upstreamPods is what Argo Rollouts runs at weight w with c canary pods:
+// no minPodsPerReplicaSet floor, stable full unless dynamicStableScale
+// (then it keeps the pods its weight needs).
+func upstreamPods(f *CanaryForecast, w, c int32, dynamicStableScale bool) int32 {
+	if !dynamicStableScale {
+		return c + f.Replicas
 	}
-	st.Stable, st.Traffic = 0, m.max
-	if !m.dynamic || m.minPods > 0 {
-		st.Delay = time.Duration(delaySeconds) * time.Second
+	n, m := int64(f.Replicas), int64(max(f.MaxWeight, 1))
+	need := int32(0)
+	if ws := m - int64(min(max(w, 0), int32(m))); ws > 0 {
+		need = int32(min((ws-1)*n/m+1, n))
 	}
-}
-
-// target is the canary weight and pods of step idx (routedTarget).
-func (m *routedModel) target(steps []rampv1.CanaryStep, idx int32) (weight, pods int32) {
-	if int(idx) >= len(steps) {
-		if m.dynamic {
-			return m.max, m.n
-		}
-		return lastWeight(steps), m.n
-	}
-	weight = weightAt(steps, idx)
-	if v, ok := canaryScaleAt(steps, idx, m.n); ok {
-		return weight, min(max(v, 0), m.n)
-	}
-	pods = m.podsFor(weight)
-	if weight > 0 {
-		pods = max(pods, m.minPods)
-	}
-	return weight, pods
-}
-
-// stableTarget is stable's size at weight w with c canary pods.
-func (m *routedModel) stableTarget(w, c int32) int32 {
-	switch {
-	case m.fromStable:
-		return max(m.n-c, m.stableNeed(m.max-w), m.minPods)
-	case !m.dynamic:
-		return m.n
-	}
-	return max(m.n-c, m.need(m.max-w))
-}
-
-// upstream is what Argo Rollouts runs at weight w with c canary pods: no
-// minPodsPerReplicaSet floor, stable full unless dynamicStableScale.
-func (m *routedModel) upstream(w, c int32, dynamicStableScale bool) int32 {
-	if dynamicStableScale {
-		return c + max(m.n-c, m.need(m.max-w))
-	}
-	return c + m.n
-}
-
-// settle runs passes toward w, c canary and s stable pods until nothing
-// moves; it returns the most pods at once while sizes moved, and the passes.
-func (m *routedModel) settle(w, c, s int32) (peak int32, rounds int) {
-	for ; rounds < 1000; rounds++ {
-		route := m.routeWeight(w, c)
-		room := max(max(m.n+1, c+s)-m.canary-m.stable, 0)
-		size := func(from, want, share int32) int32 {
-			switch {
-			case want > from && m.dynamic:
-				grown := from + min(want-from, room)
-				room -= grown - from
-				return grown
-			case want < from:
-				return max(want, m.floor(from, share))
-			}
-			return want
-		}
-		nc := size(m.canary, c, m.held)
-		ns := size(m.stable, s, -(m.max - m.held))
-		if nc == m.canary && ns == m.stable && route == m.held {
-			break
-		}
-		if nc != m.canary || ns != m.stable {
-			peak = max(peak, max(m.canary, nc)+max(m.stable, ns))
-		}
-		m.canary, m.stable, m.held = nc, ns, route
-	}
-	return peak, rounds
-}
-
-// routeWeight is the canary weight sent toward w (routeWeight): once the
-// step's pods are available, or (dynamic) what both sides' pods carry.
-func (m *routedModel) routeWeight(w, c int32) int32 {
-	hi := m.carried(m.canary)
-	if !m.dynamic {
-		if m.canary >= min(c, m.podsFor(w)) && (w == 0 || m.canary > 0) {
-			return w
-		}
-		return min(w, m.held, hi)
-	}
-	lo := m.max - m.stableCarried(m.stable)
-	if lo > hi {
-		return min(max(m.held, lo), hi)
-	}
-	return min(max(w, lo), hi)
-}
-
-// floor is the smallest size a ReplicaSet carrying weight share may shrink
-// to: one pod while a Service still selects it with no weight. A negative
-// share is stable's (-share), whose need differs with an HPA.
-func (m *routedModel) floor(size, share int32) int32 {
-	switch {
-	case share == 0:
-		return min(size, 1)
-	case share < 0:
-		return min(size, m.stableNeed(-share))
-	}
-	return min(size, m.need(share))
-}
-
-// stableNeed is canaryRun.stableNeed.
-func (m *routedModel) stableNeed(ws int32) int32 {
-	if !m.fromStable {
-		return m.need(ws)
-	}
-	return max(m.n-m.podsFor(m.max-ws), 1)
-}
-
-// stableCarried is canaryRun.stableCarried.
-func (m *routedModel) stableCarried(s int32) int32 {
-	switch {
-	case !m.fromStable:
-		return m.carried(s)
-	case s <= 0:
-		return 0
-	case s >= m.n:
-		return m.max
-	}
-	return m.max - int32(int64(m.n-s-1)*int64(m.max)/int64(m.n)) - 1
-}
-
-// podsFor is how many pods carry weight w: ceil(w x n / max).
-func (m *routedModel) podsFor(w int32) int32 {
-	w = min(max(w, 0), m.max)
-	return int32((int64(m.n)*int64(w) + int64(m.max) - 1) / int64(m.max))
-}
-
-// carried is the weight k pods carry, rounded up (canaryRun.carried).
-func (m *routedModel) carried(k int32) int32 {
-	if m.n <= 0 {
-		return m.max
-	}
-	return int32(min((int64(max(k, 0))*int64(m.max)+int64(m.n)-1)/int64(m.n), int64(m.max)))
-}
-
-// need is the fewest pods that carry weight w (canaryRun.need).
-func (m *routedModel) need(w int32) int32 {
-	if w <= 0 {
-		return 0
-	}
-	return int32(min((int64(min(w, m.max))-1)*int64(m.n)/int64(m.max)+1, int64(m.n)))
+	return c + max(f.Replicas-c, need)
 }
