@@ -50,6 +50,9 @@ type Input struct {
 	// ReplicaSets and Runs are keyed by template and analysis name.
 	ReplicaSets map[string]ReplicaSet
 	Runs        map[string]Run
+	// Services are the Services of templates with spec.templates[].service,
+	// by template name: the Service's name.
+	Services map[string]string
 }
 
 // Output is what to write.
@@ -61,8 +64,11 @@ type Output struct {
 	Scale map[string]int32
 	// Start and Terminate list analyses whose runs to create and stop.
 	Start, Terminate []string
-	Events           []Event
-	RequeueAfter     time.Duration
+	// Services tells, by template name, whether its Service should exist
+	// (templates without spec.templates[].service are absent).
+	Services     map[string]bool
+	Events       []Event
+	RequeueAfter time.Duration
 }
 
 // Event is a Kubernetes Event on the Experiment.
@@ -74,7 +80,7 @@ type Event struct {
 // Plan decides the next state of an Experiment.
 func Plan(in Input) Output {
 	ex := in.Experiment
-	out := Output{Status: *ex.Status.DeepCopy(), Scale: map[string]int32{}}
+	out := Output{Status: *ex.Status.DeepCopy(), Scale: map[string]int32{}, Services: map[string]bool{}}
 	p := &planner{in: in, ex: ex, out: &out}
 	switch {
 	case out.Status.Phase.Completed():
@@ -122,6 +128,9 @@ func (p *planner) run() {
 			p.out.Create = append(p.out.Create, t.Name)
 		}
 		p.out.Scale[t.Name] = replicas(t)
+		if t.Service != nil {
+			p.out.Services[t.Name] = true
+		}
 		available = available && ok && rs.Available >= replicas(t) && rs.Spec == replicas(t)
 	}
 	if st.AvailableAt == nil {
@@ -270,6 +279,9 @@ func (p *planner) completed() {
 		default:
 			p.out.Scale[t.Name] = 0
 		}
+		if t.Service != nil {
+			p.out.Services[t.Name] = ok && p.in.Now.Before(at) // goes with the pods
+		}
 	}
 }
 
@@ -284,7 +296,7 @@ func (p *planner) templateStatuses() {
 		}
 		rs := p.in.ReplicaSets[t.Name]
 		ts.Replicas, ts.UpdatedReplicas, ts.ReadyReplicas, ts.AvailableReplicas = rs.Replicas, rs.Updated, rs.Ready, rs.Available
-		ts.PodTemplateHash = rs.Hash
+		ts.PodTemplateHash, ts.ServiceName = rs.Hash, p.in.Services[t.Name]
 		code := rampv1.TemplateStatusProgressing
 		switch {
 		case st.Phase == rampv1.AnalysisPhaseSuccessful:

@@ -263,3 +263,26 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestExperimentServices: a template with service gets its Service while the
+// Experiment runs and loses it with its pods; the status names it.
+func TestExperimentServices(t *testing.T) {
+	s := newSim(t, func(sp *rampv1.ExperimentSpec) { sp.Templates[1].Service = &rampv1.TemplateService{} })
+	out := s.pass()
+	if !out.Services["canary"] || out.Services["baseline"] {
+		t.Fatalf("services %v, want canary's only", out.Services)
+	}
+	in := Input{Experiment: s.ex.DeepCopy(), Now: s.now, ReplicaSets: s.rs, Runs: s.runs, Services: map[string]string{"canary": "exp-canary"}}
+	if got := Plan(in).Status.TemplateStatuses[1].ServiceName; got != "exp-canary" {
+		t.Errorf("serviceName %q, want exp-canary", got)
+	}
+	s.ex.Spec.Terminate = true
+	s.pass()
+	if out := s.pass(); !out.Services["canary"] {
+		t.Errorf("service removed before the scale-down delay: %v", out.Services)
+	}
+	s.now = s.now.Add(5 * time.Second)
+	if out := s.pass(); out.Services["canary"] {
+		t.Errorf("service kept after the scale-down: %v", out.Services)
+	}
+}

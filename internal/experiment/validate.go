@@ -26,9 +26,6 @@ func Validate(ex *rampv1.Experiment) string {
 	}
 	for i, t := range s.Templates {
 		path := fmt.Sprintf("spec.templates[%d]", i)
-		if t.Service != nil {
-			return path + ".service: creating a Service for a template is not supported by this version of Ramp"
-		}
 		if t.Replicas != nil && *t.Replicas < 0 {
 			return fmt.Sprintf("%s.replicas: %d must not be negative", path, *t.Replicas)
 		}

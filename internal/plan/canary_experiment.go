@@ -102,8 +102,8 @@ func experimentStepProblem(path string, e *rampv1.RolloutExperimentStep) string 
 		switch {
 		case t.SpecRef != rampv1.StableSpecRef && t.SpecRef != rampv1.CanarySpecRef:
 			return fmt.Sprintf("%s.specRef: %q must be stable or canary", tp, t.SpecRef)
-		case t.Weight != nil || t.Service != nil:
-			return tp + ": weighted experiment templates (weight, service) are not supported by this version of Ramp"
+		case t.Weight != nil:
+			return tp + ".weight: weighted experiment templates (traffic to the Experiment's pods) are not supported by this version of Ramp"
 		}
 	}
 	refs := make([]experiment.AnalysisRef, len(e.Analyses))

@@ -58,10 +58,10 @@ func TestValidateRollout(t *testing.T) {
 			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{experimentStep(), weighted, badRef,
 				{Experiment: &rampv1.RolloutExperimentStep{}}}
 		}, want: []string{
-			"spec.strategy.canary.steps[1].experiment.templates[1]: weighted experiment templates (weight, service) are not supported by this version of Ramp",
+			"spec.strategy.canary.steps[1].experiment.templates[1].weight: weighted experiment templates (traffic to the Experiment's pods) are not supported by this version of Ramp",
 			`spec.strategy.canary.steps[2].experiment.templates[0].specRef: "preview" must be stable or canary`,
 			"spec.strategy.canary.steps[3].experiment.templates: at least one template is required",
-		}, second: "spec.strategy.canary.steps[1].experiment.templates[1]: weighted experiment templates (weight, service) are not supported by this version of Ramp"},
+		}, second: "spec.strategy.canary.steps[1].experiment.templates[1].weight: weighted experiment templates (traffic to the Experiment's pods) are not supported by this version of Ramp"},
 		{name: "mirror route not in managedRoutes, no services", edit: func(ro *rampv1.Rollout) {
 			ro.Spec.Strategy.Canary.TrafficRouting = &rampv1.RolloutTrafficRouting{Istio: &rampv1.IstioTrafficRouting{}}
 			ro.Spec.Strategy.Canary.Steps = []rampv1.CanaryStep{{SetMirrorRoute: &rampv1.SetMirrorRoute{Name: "m"}}}

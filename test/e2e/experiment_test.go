@@ -13,6 +13,8 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -49,14 +51,14 @@ func (s *hashServer) asked() []string {
 // canary (2 pods), run for duration, and an analysis "check" of the
 // AnalysisTemplate "check" given the canary's pod-template hash.
 func experimentYAML(duration, url string) string {
-	tmpl := func(name string, replicas int) string {
+	tmpl := func(name string, replicas int, extra string) string {
 		return fmt.Sprintf(`  - name: %[1]s
     replicas: %[2]d
     selector: {matchLabels: {app: exp, color: %[1]s}}
     template:
       metadata: {labels: {app: exp, color: %[1]s}}
-      spec: {containers: [{name: app, image: "registry.example/app:%[1]s"}]}
-`, name, replicas)
+      spec: {containers: [{name: app, image: "registry.example/app:%[1]s", ports: [{name: http, containerPort: 8080}]}]}
+%[3]s`, name, replicas, extra)
 	}
 	return fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
 kind: AnalysisTemplate
@@ -82,7 +84,7 @@ spec:
     args:
     - {name: url, value: %q}
     - {name: hash, value: "{{templates.canary.podTemplateHash}}"}
-`, duration, tmpl("baseline", 1), tmpl("canary", 2), url)
+`, duration, tmpl("baseline", 1, ""), tmpl("canary", 2, "    service: {}\n"), url)
 }
 
 func getExperiment(ns, name string) (*rampv1.Experiment, error) {
@@ -144,7 +146,25 @@ func TestExperiment(t *testing.T) {
 		ns, srv := namespace(t, "exp-good"), newHashServer(t, true)
 		apply(t, ns, experimentYAML("4s", srv.URL))
 		rss := experimentSizes(t, ns, map[string]int32{"baseline": 1, "canary": 2})
-		running := waitExperiment(t, ns, "exp", 60*time.Second, "Running", experimentPhase(rampv1.AnalysisPhaseRunning))
+		eventually(t, 30*time.Second, "the canary template's Service selects its pods", func() error {
+			var svc corev1.Service
+			if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "exp-canary"}, &svc); err != nil {
+				return err
+			}
+			if h := svc.Spec.Selector[hashLabel]; h != rss["canary"].Labels[hashLabel] || len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 8080 {
+				return fmt.Errorf("selector %v ports %v", svc.Spec.Selector, svc.Spec.Ports)
+			}
+			return nil
+		})
+		running := waitExperiment(t, ns, "exp", 60*time.Second, "Running, the canary's Service in its status", func(ex *rampv1.Experiment) error {
+			if err := experimentPhase(rampv1.AnalysisPhaseRunning)(ex); err != nil {
+				return err
+			}
+			if ts := ex.Status.TemplateStatuses; len(ts) != 2 || ts[1].ServiceName != "exp-canary" || ts[0].ServiceName != "" {
+				return fmt.Errorf("template statuses %+v, want serviceName exp-canary for canary only", ts)
+			}
+			return nil
+		})
 		ex := waitExperiment(t, ns, "exp", 60*time.Second, "Successful", experimentPhase(rampv1.AnalysisPhaseSuccessful))
 		canaryHash := rss["canary"].Labels[hashLabel]
 		if asked := srv.asked(); len(asked) != 1 || asked[0] != canaryHash {
@@ -167,6 +187,14 @@ func TestExperiment(t *testing.T) {
 			}
 		}
 		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
+		eventually(t, 30*time.Second, "the canary template's Service is deleted with its pods", func() error {
+			var svc corev1.Service
+			err := env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "exp-canary"}, &svc)
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return fmt.Errorf("Service exp-canary still there (%v)", err)
+		})
 	})
 	t.Run("a failing analysis fails it", func(t *testing.T) {
 		t.Parallel()

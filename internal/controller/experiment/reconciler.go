@@ -10,6 +10,7 @@ import (
 	"maps"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -53,7 +54,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	in := experiment.Input{Experiment: ex, Now: r.Clock.Now(), Invalid: w.invalid, ReplicaSets: w.planRS(), Runs: w.planRuns()}
+	in := experiment.Input{Experiment: ex, Now: r.Clock.Now(), Invalid: w.invalid, ReplicaSets: w.planRS(), Runs: w.planRuns(),
+		Services: map[string]string{}}
+	for name, svc := range w.services {
+		in.Services[name] = svc.Name
+	}
 	out := experiment.Plan(in)
 	if err := r.apply(ctx, ex, w, &out); err != nil {
 		return ctrl.Result{}, err
@@ -85,6 +90,8 @@ type world struct {
 	runs    map[string]*rampv1.AnalysisRun    // by analysis name
 	hashes  map[string]string                 // template name -> pod-template hash
 	specs   map[string]rampv1.AnalysisRunSpec // analysis name -> run spec, resolved when valid
+	// services are the templates' Services, by template name.
+	services map[string]*corev1.Service
 }
 
 func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world, error) {
@@ -111,7 +118,13 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 	for _, t := range ex.Spec.Templates {
 		w.hashes[t.Name] = templateHash(ex, t)
 	}
-	if w.invalid = experiment.Validate(ex); w.invalid != "" || ex.Status.Phase.Completed() {
+	if err := r.observeServices(ctx, ex, w); err != nil {
+		return nil, err
+	}
+	if msg := experiment.Validate(ex); msg != "" {
+		w.invalid = msg
+	}
+	if w.invalid != "" || ex.Status.Phase.Completed() {
 		return w, nil
 	}
 	for i, a := range ex.Spec.Analyses {
@@ -176,6 +189,9 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 		if err := mergePatch(ctx, r.Client, rs, map[string]any{"spec": map[string]any{"replicas": n}}); err != nil {
 			return fmt.Errorf("scale ReplicaSet %s: %w", rs.Name, err)
 		}
+	}
+	if err := r.applyServices(ctx, ex, w, out.Services); err != nil {
+		return err
 	}
 	for _, name := range out.Start {
 		spec, ok := w.specs[name]

@@ -92,7 +92,7 @@ func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*ramp
 			sel = t.Selector.DeepCopy()
 		}
 		spec.Templates = append(spec.Templates, rampv1.TemplateSpec{Name: t.Name, Replicas: t.Replicas, Selector: sel,
-			Template: *tmpl, MinReadySeconds: ro.Spec.MinReadySeconds})
+			Template: *tmpl, MinReadySeconds: ro.Spec.MinReadySeconds, Service: t.Service.DeepCopy()})
 	}
 	for i, a := range e.Analyses {
 		ref := rampv1.ExperimentAnalysisTemplateRef{Name: a.Name, TemplateName: a.TemplateName, ClusterScope: a.ClusterScope,
