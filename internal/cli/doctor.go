@@ -11,6 +11,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -60,8 +61,8 @@ errors exit 1.`,
 				}
 			}
 			errs, warns := doctor.Count(fs)
-			fmt.Fprintf(e.streams.Out, "doctor: %d rollout(s), %d HPA(s): %d error(s), %d warning(s)\n",
-				len(s.Rollouts), len(s.HPAs), errs, warns)
+			fmt.Fprintf(e.streams.Out, "doctor: %d rollout(s), %d HPA(s), %d experiment(s): %d error(s), %d warning(s)\n",
+				len(s.Rollouts), len(s.HPAs), len(s.Experiments), errs, warns)
 			if errs > 0 {
 				return &ExitError{Code: 1, Err: fmt.Errorf("doctor: %d error(s)", errs)}
 			}
@@ -91,7 +92,11 @@ func (e *env) snapshot(ctx context.Context, ns string, leaseNS, args []string) (
 	if err := c.List(ctx, &hpas, client.InNamespace(ns)); err != nil {
 		return s, explain(err, "list", "horizontalpodautoscalers.autoscaling", ns, "")
 	}
-	s.Rollouts, s.HPAs = ros.Items, hpas.Items
+	var exs rampv1.ExperimentList
+	if err := c.List(ctx, &exs, client.InNamespace(ns)); err != nil {
+		return s, explain(err, "list", "experiments.argoproj.io", ns, "")
+	}
+	s.Rollouts, s.HPAs, s.Experiments = ros.Items, hpas.Items, exs.Items
 	if len(args) == 1 {
 		name := args[0]
 		s.Rollouts = slices.DeleteFunc(s.Rollouts, func(ro rampv1.Rollout) bool { return ro.Name != name })
@@ -100,6 +105,11 @@ func (e *env) snapshot(ctx context.Context, ns string, leaseNS, args []string) (
 		}
 		s.HPAs = slices.DeleteFunc(s.HPAs, func(h autoscalingv2.HorizontalPodAutoscaler) bool {
 			return h.Spec.ScaleTargetRef.Kind != "Rollout" || h.Spec.ScaleTargetRef.Name != name
+		})
+		uid := s.Rollouts[0].UID
+		s.Experiments = slices.DeleteFunc(s.Experiments, func(ex rampv1.Experiment) bool {
+			ctl := metav1.GetControllerOf(&ex)
+			return ctl == nil || ctl.UID != uid
 		})
 	}
 	s.Lease, s.LeaseNamespaces, s.LeaseErr = findLease(ctx, c, leaseNS)

@@ -157,3 +157,18 @@ func metric(m autoscalingv2.MetricSpec, current []autoscalingv2.MetricStatus, i 
 	}
 	return fmt.Sprintf("%s %s/%d%%", m.Resource.Name, now, *m.Resource.Target.AverageUtilization)
 }
+
+// experiment reports an Experiment that ended other than Successful, with
+// its verdict (once when lint already explains it).
+func experiment(ex *rampv1.Experiment, found []Finding) []Finding {
+	obj := ref("Experiment", ex.Namespace, ex.Name)
+	phase := ex.Status.Phase
+	if !phase.Completed() || phase == rampv1.AnalysisPhaseSuccessful || reported(found, obj, ex.Status.Message) {
+		return nil
+	}
+	sev := lint.Warning
+	if phase == rampv1.AnalysisPhaseError {
+		sev = lint.Error
+	}
+	return []Finding{{Object: obj, Severity: sev, Message: fmt.Sprintf("%s: %s", phase, ex.Status.Message)}}
+}

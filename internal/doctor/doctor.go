@@ -27,9 +27,10 @@ const Info lint.Severity = "info"
 
 // Snapshot is what doctor reads from a cluster.
 type Snapshot struct {
-	Now      time.Time
-	Rollouts []rampv1.Rollout
-	HPAs     []autoscalingv2.HorizontalPodAutoscaler
+	Now         time.Time
+	Rollouts    []rampv1.Rollout
+	HPAs        []autoscalingv2.HorizontalPodAutoscaler
+	Experiments []rampv1.Experiment
 	// MetricsAPI is nil when metrics.k8s.io/v1beta1 is served, else why
 	// it is not.
 	MetricsAPI error
@@ -70,6 +71,9 @@ func Check(s Snapshot) []Finding {
 	}
 	for i := range s.HPAs {
 		out = append(out, hpa(s, &s.HPAs[i])...)
+	}
+	for i := range s.Experiments {
+		out = append(out, experiment(&s.Experiments[i], out)...)
 	}
 	rank := map[lint.Severity]int{lint.Error: 0, lint.Warning: 1, Info: 2}
 	slices.SortStableFunc(out, func(a, b Finding) int {
@@ -122,6 +126,11 @@ func rules(s Snapshot) []Finding {
 		h.APIVersion, h.Kind = autoscalingv2.SchemeGroupVersion.String(), "HorizontalPodAutoscaler"
 		h.ManagedFields = nil
 		add(h.APIVersion, h.Kind, h.Namespace, h.Name, &h)
+	}
+	for _, ex := range s.Experiments {
+		ex.APIVersion, ex.Kind = rampv1.GroupVersion.String(), "Experiment"
+		ex.ManagedFields = nil
+		add(ex.APIVersion, ex.Kind, ex.Namespace, ex.Name, &ex)
 	}
 	var out []Finding
 	for _, f := range lint.Lint(objs) {

@@ -232,3 +232,26 @@ func join(fs []Finding) string {
 	}
 	return b.String()
 }
+
+func TestCheckExperiments(t *testing.T) {
+	ex := func(name string, phase rampv1.AnalysisPhase, msg string) rampv1.Experiment {
+		return rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name},
+			Spec:   rampv1.ExperimentSpec{Templates: []rampv1.TemplateSpec{{Name: "a"}}},
+			Status: rampv1.ExperimentStatus{Phase: phase, Message: msg}}
+	}
+	s := Snapshot{Now: now, Lease: lease(time.Second, "ramp-0"), Experiments: []rampv1.Experiment{
+		ex("ok", rampv1.AnalysisPhaseSuccessful, "done"),
+		ex("bad", rampv1.AnalysisPhaseFailed, `analysis "check" (AnalysisRun bad-check) Failed: metric ok assessed Failed`),
+		ex("broken", rampv1.AnalysisPhaseError, `spec.analyses[0]: AnalysisTemplate "check" not found in namespace "shop"`),
+	}}
+	got := join(Check(s))
+	for _, want := range []string{
+		`Experiment shop/bad: warning: Failed: analysis "check" (AnalysisRun bad-check) Failed: metric ok assessed Failed`,
+		`Experiment shop/broken: error: Error: spec.analyses[0]: AnalysisTemplate "check" not found in namespace "shop"`,
+		"Experiment shop/ok: error: spec.templates[0].selector: required, and must not select every pod", // lint's validation
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+}

@@ -64,8 +64,10 @@ type Output struct {
 	Scale map[string]int32
 	// Start and Terminate list analyses whose runs to create and stop.
 	Start, Terminate []string
-	// Services tells, by template name, whether its Service should exist
-	// (templates without spec.templates[].service are absent).
+	// Services lists, by template name, the templates whose Service should
+	// exist while the Experiment runs (spec.templates[].service). Services
+	// are never deleted: one outlives the run selecting no pods, and goes
+	// with the Experiment (owner reference).
 	Services     map[string]bool
 	Events       []Event
 	RequeueAfter time.Duration
@@ -279,9 +281,7 @@ func (p *planner) completed() {
 		default:
 			p.out.Scale[t.Name] = 0
 		}
-		if t.Service != nil {
-			p.out.Services[t.Name] = ok && p.in.Now.Before(at) // goes with the pods
-		}
+
 	}
 }
 

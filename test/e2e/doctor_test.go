@@ -85,7 +85,7 @@ spec:
 		"Rollout " + ns + "/fine: info: HPA fine targets this rollout: canary pods replace stable pods (no trafficRouting)",
 		// The surge HPA may also report ScalingActive=False: its Rollout has
 		// no pods to measure.
-		"doctor: 3 rollout(s), 3 HPA(s): ", "error(s), 2 warning(s)",
+		"doctor: 3 rollout(s), 3 HPA(s), 0 experiment(s): ", "error(s), 2 warning(s)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("ramp doctor output lacks %q:\n%s", want, out)
@@ -95,7 +95,7 @@ spec:
 	// One rollout: only it and its HPA, nothing wrong.
 	out, code = ramp(t, ns, "doctor", "fine", "--controller-namespace", leaseNamespace)
 	if code != 0 || strings.Contains(out, "norequest") || strings.Contains(out, "surge") ||
-		!strings.Contains(out, "doctor: 1 rollout(s), 1 HPA(s): 0 error(s), 0 warning(s)") {
+		!strings.Contains(out, "doctor: 1 rollout(s), 1 HPA(s), 0 experiment(s): 0 error(s), 0 warning(s)") {
 		t.Errorf("ramp doctor fine: exit %d, want 0 with only fine's findings, none a problem:\n%s", code, out)
 	}
 	if out, code := ramp(t, ns, "doctor", "absent"); code != 1 || !strings.Contains(out, fmt.Sprintf("rollout %q not found", ns+"/absent")) {

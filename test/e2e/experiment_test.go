@@ -14,7 +14,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -187,14 +187,15 @@ func TestExperiment(t *testing.T) {
 			}
 		}
 		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
-		eventually(t, 30*time.Second, "the canary template's Service is deleted with its pods", func() error {
-			var svc corev1.Service
-			err := env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "exp-canary"}, &svc)
-			if apierrors.IsNotFound(err) {
-				return nil
-			}
-			return fmt.Errorf("Service exp-canary still there (%v)", err)
-		})
+		// The Service stays, selecting no pods, until the Experiment is
+		// deleted: the controller never deletes Services.
+		var svc corev1.Service
+		if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "exp-canary"}, &svc); err != nil {
+			t.Fatal(err)
+		}
+		if ctl := metav1.GetControllerOf(&svc); ctl == nil || ctl.Kind != "Experiment" || ctl.Name != "exp" {
+			t.Errorf("Service exp-canary owners %+v, want the Experiment (garbage collected with it)", svc.OwnerReferences)
+		}
 	})
 	t.Run("a failing analysis fails it", func(t *testing.T) {
 		t.Parallel()

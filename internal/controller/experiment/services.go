@@ -13,7 +13,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// +kubebuilder:rbac:groups="",resources=services,verbs=create;delete
+// +kubebuilder:rbac:groups="",resources=services,verbs=create
 
 // serviceName is the Service of a template: spec.templates[].service.name,
 // else the template's ReplicaSet's name.
@@ -47,21 +47,17 @@ func (r *Reconciler) observeServices(ctx context.Context, ex *rampv1.Experiment,
 	return nil
 }
 
-// applyServices creates the wanted Services (selecting the template's pods
-// by its selector and pod-template hash, with the containers' ports; headless
-// when they declare none) and deletes the others.
+// applyServices creates the wanted Services that are missing (selecting the
+// template's pods by its selector and pod-template hash, with the
+// containers' ports; headless when they declare none). The controller never
+// deletes a Service: the Experiment's go with it (owner reference).
 func (r *Reconciler) applyServices(ctx context.Context, ex *rampv1.Experiment, w *world, want map[string]bool) error {
 	for _, t := range ex.Spec.Templates {
-		svc, have := w.services[t.Name]
-		switch {
-		case want[t.Name] && !have:
-			if err := r.Client.Create(ctx, newService(ex, t, w.hashes[t.Name])); client.IgnoreAlreadyExists(err) != nil {
-				return fmt.Errorf("create Service for template %q: %w", t.Name, err)
-			}
-		case !want[t.Name] && have:
-			if err := r.Client.Delete(ctx, svc, client.Preconditions{UID: &svc.UID}); client.IgnoreNotFound(err) != nil {
-				return fmt.Errorf("delete Service %s: %w", svc.Name, err)
-			}
+		if _, have := w.services[t.Name]; have || !want[t.Name] {
+			continue
+		}
+		if err := r.Client.Create(ctx, newService(ex, t, w.hashes[t.Name])); client.IgnoreAlreadyExists(err) != nil {
+			return fmt.Errorf("create Service for template %q: %w", t.Name, err)
 		}
 	}
 	return nil
