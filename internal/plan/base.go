@@ -130,9 +130,10 @@ func (r *base) abortOrRetry() bool {
 			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())
 		}
 		s.PauseConditions, s.ControllerPause, s.PromoteFull = nil, false, false
-	case s.AbortedAt != nil: // retry: abort was cleared; analysis starts afresh
+	case s.AbortedAt != nil: // retry: abort was cleared; analysis and experiments start afresh
 		s.AbortedAt = nil
 		s.Canary.CurrentStepAnalysisRunStatus, s.Canary.CurrentBackgroundAnalysisRunStatus = nil, nil
+		s.Canary.CurrentExperiment = ""
 		s.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus = nil, nil
 		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
 	}

@@ -49,19 +49,20 @@ func (r *canaryRun) stepExperiment(idx int32, e *rampv1.RolloutExperimentStep) b
 	return false
 }
 
-// experimentAt is this revision's Experiment of step idx, the one not
-// being terminated first (nil when there is none).
+// experimentAt is this revision's Experiment of step idx: the one the
+// status records, else one just created (still going), else nil. After a
+// retry the status records none, so the Experiments that ended before it
+// are not judged again.
 func (r *canaryRun) experimentAt(idx int32) *Experiment {
-	var found *Experiment
+	if x, ok := r.in.Experiments[r.s.Canary.CurrentExperiment]; ok && x.Hash == r.in.NewHash && x.StepIndex == idx {
+		return &x
+	}
 	for _, x := range r.in.Experiments {
-		if x.Hash != r.in.NewHash || x.StepIndex != idx {
-			continue
-		}
-		if found == nil || (found.Terminating && !x.Terminating) {
-			found = &x
+		if x.Hash == r.in.NewHash && x.StepIndex == idx && !x.Phase.Completed() && !x.Terminating {
+			return &x
 		}
 	}
-	return found
+	return nil
 }
 
 func experimentDetail(x *Experiment) string {

@@ -59,3 +59,27 @@ func TestCanaryExperimentStep(t *testing.T) {
 		})
 	}
 }
+
+// TestCanaryExperimentRetry: after an Experiment fails and the update is
+// retried, the step starts a new Experiment instead of judging the failed
+// one again.
+func TestCanaryExperimentRetry(t *testing.T) {
+	s := newSim(t, 4, weight(50), experimentStep(), weight(100))
+	s.run("v1", time.Minute)
+	s.ro.Generation++
+	s.run("v2", time.Minute)
+	x := s.exps["web-v2-2-1"]
+	x.Phase = rampv1.AnalysisPhaseFailed
+	s.exps["web-v2-2-1"] = x
+	s.run("v2", time.Minute)
+	if !s.ro.Status.Abort {
+		t.Fatalf("not aborted: %+v", s.ro.Status)
+	}
+	s.ro.Status.Abort = false // retry, as the plugin does
+	s.run("v2", time.Minute)
+	st := s.ro.Status
+	if st.Abort || *st.CurrentStepIndex != 1 || st.Canary.CurrentExperiment != "web-v2-2-1.1" || len(s.exps) != 2 {
+		t.Errorf("after retry: abort %v, step %d, currentExperiment %q, experiments %v; want a second Experiment at step 1",
+			st.Abort, *st.CurrentStepIndex, st.Canary.CurrentExperiment, s.exps)
+	}
+}

@@ -215,6 +215,9 @@ func (s *sim) applyExperiments(hash string, out *Output) bool {
 			s.exps = map[string]Experiment{}
 		}
 		name := fmt.Sprintf("web-%s-%d-%d", hash, s.rs[hash].Revision, st.StepIndex)
+		for n := 1; s.exps[name].Name != ""; n++ {
+			name = fmt.Sprintf("%s.%d", strings.Split(name, ".")[0], n)
+		}
 		s.exps[name] = Experiment{Name: name, Hash: hash, StepIndex: st.StepIndex, Phase: rampv1.AnalysisPhaseRunning}
 		changed = true
 	}

@@ -26,19 +26,28 @@ type hashServer struct {
 	*httptest.Server
 	mu     sync.Mutex
 	hashes []string
+	ok     bool
 }
 
 func newHashServer(t *testing.T, ok bool) *hashServer {
-	s := &hashServer{}
+	s := &hashServer{ok: ok}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.hashes = append(s.hashes, r.URL.Query().Get("hash"))
+		ok := s.ok
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"ok": %v}`, ok)
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// answer sets what the server answers from now on.
+func (s *hashServer) answer(ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ok = ok
 }
 
 func (s *hashServer) asked() []string {
@@ -319,6 +328,13 @@ func TestExperimentStep(t *testing.T) {
 				}
 				return nil
 			})
+			// A retry runs a new Experiment, which passes this time.
+			srv.answer(true)
+			patchStatus(t, ns, "web", `{"status":{"abort":false}}`)
+			waitHealthy(t, ns, "web", ro.Status.CurrentPodHash, 2)
+			if _, err := getExperiment(ns, name+".1"); err != nil {
+				t.Errorf("the retry's Experiment %s.1: %v", name, err)
+			}
 		})
 	}
 }

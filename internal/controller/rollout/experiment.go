@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -46,8 +47,8 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 		if err != nil {
 			return err
 		}
-		if err := r.Client.Create(ctx, ex); client.IgnoreAlreadyExists(err) != nil {
-			return fmt.Errorf("create experiment %s: %w", ex.Name, err)
+		if err := r.createExperiment(ctx, ex, w); err != nil {
+			return err
 		}
 	}
 	for _, name := range out.TerminateExperiments {
@@ -62,6 +63,30 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 		}
 	}
 	return nil
+}
+
+// createExperiment creates ex, named <name>.N when an ended Experiment of
+// an earlier try (before a retry) holds the name; one still going is the
+// same try's, created by a pass whose status write has not arrived.
+func (r *Reconciler) createExperiment(ctx context.Context, ex *rampv1.Experiment, w *world) error {
+	base := ex.Name
+	for n := 0; n < 100; n++ {
+		if n > 0 {
+			ex.Name = fmt.Sprintf("%s.%d", base, n)
+		}
+		i := slices.IndexFunc(w.experiments, func(x *rampv1.Experiment) bool { return x.Name == ex.Name })
+		switch {
+		case i >= 0 && (w.experiments[i].Status.Phase.Completed() || w.experiments[i].Spec.Terminate):
+			continue
+		case i >= 0:
+			return nil
+		}
+		if err := r.Client.Create(ctx, ex); client.IgnoreAlreadyExists(err) != nil {
+			return fmt.Errorf("create experiment %s: %w", ex.Name, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("create experiment %s: 100 names taken", base)
 }
 
 // newExperiment is the Experiment of an experiment step, named
