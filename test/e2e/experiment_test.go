@@ -216,6 +216,21 @@ func TestExperiment(t *testing.T) {
 		}
 		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
 	})
+	t.Run("runs until terminated with ramp", func(t *testing.T) {
+		t.Parallel()
+		ns, srv := namespace(t, "exp-term"), newHashServer(t, true)
+		apply(t, ns, experimentYAML(`""`, srv.URL))
+		waitExperiment(t, ns, "exp", 60*time.Second, "Running", experimentPhase(rampv1.AnalysisPhaseRunning))
+		if out, code := ramp(t, ns, "terminate", "experiment", "nope"); code != 1 || !strings.Contains(out, fmt.Sprintf(`experiment %q not found`, ns+"/nope")) {
+			t.Errorf("terminate of an unknown experiment: exit %d\n%s", code, out)
+		}
+		mustRamp(t, ns, "terminate", "experiment", "exp")
+		ex := waitExperiment(t, ns, "exp", 30*time.Second, "Successful", experimentPhase(rampv1.AnalysisPhaseSuccessful))
+		if ex.Status.Message != "Experiment was terminated" {
+			t.Errorf("message %q", ex.Status.Message)
+		}
+		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
+	})
 	t.Run("missing template", func(t *testing.T) {
 		t.Parallel()
 		ns := namespace(t, "exp-invalid")
