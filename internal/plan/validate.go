@@ -29,7 +29,7 @@ func ValidateRollout(ro *rampv1.Rollout) []string {
 func ValidateTemplate(ro *rampv1.Rollout) string {
 	if ro.Spec.Template == nil {
 		if ro.Spec.WorkloadRef != nil {
-			return "spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"
+			return ValidateWorkloadRef(ro.Spec.WorkloadRef) // the controller checks the Deployment's template
 		}
 		return "spec.template: required"
 	}
@@ -131,4 +131,20 @@ func first(msgs []string) string {
 		return ""
 	}
 	return msgs[0]
+}
+
+// ValidateWorkloadRef reports a workloadRef this version cannot follow
+// ("" if none): only an apps/v1 Deployment provides the pod template.
+func ValidateWorkloadRef(ref *rampv1.ObjectRef) string {
+	switch {
+	case ref.Kind != "Deployment" || (ref.APIVersion != "" && ref.APIVersion != "apps/v1"):
+		return fmt.Sprintf("spec.workloadRef: kind %q, apiVersion %q: is not supported by this version of Ramp (only an apps/v1 Deployment)", ref.Kind, ref.APIVersion)
+	case ref.Name == "":
+		return "spec.workloadRef.name: required"
+	}
+	switch ref.ScaleDown {
+	case "", rampv1.ScaleDownNever, rampv1.ScaleDownOnSuccess, rampv1.ScaleDownProgressively:
+		return ""
+	}
+	return fmt.Sprintf("spec.workloadRef.scaleDown: %q must be never, onsuccess or progressively", ref.ScaleDown)
 }

@@ -30,9 +30,19 @@ func TestValidateRollout(t *testing.T) {
 		{name: "valid", edit: func(*rampv1.Rollout) {}},
 		{name: "no template", edit: func(ro *rampv1.Rollout) { ro.Spec.Template = nil },
 			want: []string{"spec.template: required"}, first: "spec.template: required"},
-		{name: "workloadRef", edit: func(ro *rampv1.Rollout) { ro.Spec.Template, ro.Spec.WorkloadRef = nil, &rampv1.ObjectRef{Name: "d"} },
-			want:  []string{"spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"},
-			first: "spec.workloadRef: referencing a workload is not supported by this version of Ramp; set spec.template"},
+		{name: "workloadRef to a Deployment", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Template, ro.Spec.WorkloadRef = nil, &rampv1.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Name: "d", ScaleDown: rampv1.ScaleDownOnSuccess}
+		}},
+		{name: "workloadRef to a StatefulSet", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Template, ro.Spec.WorkloadRef = nil, &rampv1.ObjectRef{APIVersion: "apps/v1", Kind: "StatefulSet", Name: "d"}
+		},
+			want:  []string{`spec.workloadRef: kind "StatefulSet", apiVersion "apps/v1": is not supported by this version of Ramp (only an apps/v1 Deployment)`},
+			first: `spec.workloadRef: kind "StatefulSet", apiVersion "apps/v1": is not supported by this version of Ramp (only an apps/v1 Deployment)`},
+		{name: "workloadRef scaleDown", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Template, ro.Spec.WorkloadRef = nil, &rampv1.ObjectRef{Kind: "Deployment", Name: "d", ScaleDown: "later"}
+		},
+			want:  []string{`spec.workloadRef.scaleDown: "later" must be never, onsuccess or progressively`},
+			first: `spec.workloadRef.scaleDown: "later" must be never, onsuccess or progressively`},
 		{name: "empty selector", edit: func(ro *rampv1.Rollout) { ro.Spec.Selector = &metav1.LabelSelector{} },
 			want: []string{"spec.selector: " + rampv1.RolloutMessageSelectAll}, first: "spec.selector: " + rampv1.RolloutMessageSelectAll},
 		{name: "selector mismatch", edit: func(ro *rampv1.Rollout) { ro.Spec.Template.Labels = map[string]string{"app": "other"} },

@@ -46,6 +46,8 @@ type world struct {
 	runs      []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
 	// experiments are the Experiments the Rollout controls.
 	experiments []*rampv1.Experiment
+	// workload is the Deployment spec.workloadRef names (nil without one).
+	workload *appsv1.Deployment
 	// serviceHash is the pod-template hash each referenced Service selects.
 	serviceHash map[string]string
 	hpas        []string // the HPAs that scale the Rollout
@@ -53,6 +55,10 @@ type world struct {
 
 func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
 	w := &world{}
+	var err error
+	if w.workload, w.invalid, err = r.resolveWorkload(ctx, ro); err != nil || w.invalid != "" {
+		return w, err
+	}
 	if w.invalid = validateTemplate(ro); w.invalid != "" {
 		return w, nil
 	}

@@ -108,6 +108,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.applyRuns(ctx, ro, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := r.scaleWorkload(ctx, ro, w.workload, &out.Status); err != nil {
+		return ctrl.Result{}, err
+	}
 	if err := r.patchStatus(ctx, ro, out.Status); err != nil {
 		if apierrors.IsConflict(err) {
 			return ctrl.Result{}, nil // the user (or plugin) changed it; that change queues the next pass

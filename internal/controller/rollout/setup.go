@@ -109,6 +109,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 			return err
 		}
 	}
+	if err := idx.IndexField(ctx, &rampv1.Rollout{}, workloadIndex, func(o client.Object) []string {
+		return workloadName(o.(*rampv1.Rollout))
+	}); err != nil {
+		return err
+	}
 	if err := idx.IndexField(ctx, &rampv1.Rollout{}, serviceIndex, func(o client.Object) []string {
 		return serviceNames(o.(*rampv1.Rollout))
 	}); err != nil {
@@ -144,6 +149,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 		Owns(&rampv1.AnalysisRun{}).
 		Owns(&rampv1.Experiment{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForService)).
+		Watches(&appsv1.Deployment{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForDeployment)).
 		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, hpaHandler{}).
 		Watches(&rampv1.AnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
 		Watches(&rampv1.ClusterAnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
