@@ -54,12 +54,12 @@ func BenchmarkTrafficRouting(b *testing.B) {
 
 // checkHandedOver: the update wrote the HTTPRoute at least once per weight
 // change and the hand-over, and the route now sends everything to stable.
-func checkHandedOver(tb testing.TB, rc routerCase, ns, name string, update int, puts float64) {
-	tb.Helper()
+func checkHandedOver(t testing.TB, rc routerCase, ns, name string, update int, puts float64) {
+	t.Helper()
 	if puts < 5 {
-		tb.Fatalf("update %d: %.0f HTTPRoute writes, want at least 5 (20, 40, 60, 80 and the hand-over)", update, puts)
+		t.Fatalf("update %d: %.0f HTTPRoute writes, want at least 5 (20, 40, 60, 80 and the hand-over)", update, puts)
 	}
 	if got, err := rc.read(liveGet(context.Background()), ns, name); err != nil || got != (routeState{0, 100, false}) {
-		tb.Fatalf("update %d: route after the hand-over %s (%v), want 0/100", update, got, err)
+		t.Fatalf("update %d: route after the hand-over %s (%v), want 0/100", update, got, err)
 	}
 }
