@@ -58,9 +58,11 @@ func controller(s Snapshot) []Finding {
 func rollout(ro *rampv1.Rollout, found []Finding) []Finding {
 	obj := ref("Rollout", ro.Namespace, ro.Name)
 	var out []Finding
+	invalid := false
 	for _, c := range ro.Status.Conditions {
 		switch {
 		case c.Type == rampv1.RolloutInvalidSpec && c.Status == corev1.ConditionTrue:
+			invalid = true
 			if !reported(found, obj, c.Message) {
 				out = append(out, Finding{Object: obj, Severity: lint.Error, Message: "the controller reports InvalidSpec: " + c.Message})
 			}
@@ -70,9 +72,6 @@ func rollout(ro *rampv1.Rollout, found []Finding) []Finding {
 			out = append(out, Finding{Object: obj, Severity: Info, Message: c.Message})
 		}
 	}
-	invalid := slices.ContainsFunc(ro.Status.Conditions, func(c rampv1.RolloutCondition) bool {
-		return c.Type == rampv1.RolloutInvalidSpec && c.Status == corev1.ConditionTrue
-	})
 	if ro.Status.Phase == rampv1.RolloutPhaseDegraded && !invalid {
 		out = append(out, Finding{Object: obj, Severity: lint.Warning, Message: "Degraded: " + ro.Status.Message})
 	}
@@ -104,7 +103,7 @@ func hpa(s Snapshot, h *autoscalingv2.HorizontalPodAutoscaler) []Finding {
 		out = append(out, Finding{Object: obj, Field: "spec.scaleTargetRef", Severity: lint.Warning,
 			Message: fmt.Sprintf("Rollout %q does not exist in namespace %q", t.Name, h.Namespace)})
 	}
-	if s.MetricsAPI != nil && slices.ContainsFunc(h.Spec.Metrics, resourceMetric) {
+	if s.MetricsAPI != nil && slices.ContainsFunc(h.Spec.Metrics, lint.ResourceMetric) {
 		out = append(out, Finding{Object: obj, Field: "spec.metrics", Severity: lint.Error, Message: "metrics.k8s.io/v1beta1 " +
 			"is not served (" + s.MetricsAPI.Error() + "): the HPA cannot read resource usage; install metrics-server"})
 	}
@@ -117,11 +116,6 @@ func hpa(s Snapshot, h *autoscalingv2.HorizontalPodAutoscaler) []Finding {
 	}
 	out = append(out, Finding{Object: obj, Severity: Info, Message: summary(h)})
 	return out
-}
-
-// resourceMetric reports whether m reads metrics.k8s.io.
-func resourceMetric(m autoscalingv2.MetricSpec) bool {
-	return m.Type == autoscalingv2.ResourceMetricSourceType || m.Type == autoscalingv2.ContainerResourceMetricSourceType
 }
 
 // summary is "targets Rollout web: 4 replicas (desired 4, min 4, max 10);

@@ -134,9 +134,9 @@ func utilizationMetric(m autoscalingv2.MetricSpec) (resource corev1.ResourceName
 	return resource, container, t.Type == autoscalingv2.UtilizationMetricType
 }
 
-// resourceMetric reports whether m scales on a resource (CPU, memory) of
+// ResourceMetric reports whether m scales on a resource (CPU, memory) of
 // the pods or of one of their containers.
-func resourceMetric(m autoscalingv2.MetricSpec) bool {
+func ResourceMetric(m autoscalingv2.MetricSpec) bool {
 	return (m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil) ||
 		(m.Type == autoscalingv2.ContainerResourceMetricSourceType && m.ContainerResource != nil)
 }

@@ -24,7 +24,7 @@ func (ix *index) hpaTrafficRouting(h hpaDoc) {
 		return
 	}
 	c := ro.Spec.Strategy.Canary
-	i := slices.IndexFunc(h.metrics, resourceMetric)
+	i := slices.IndexFunc(h.metrics, ResourceMetric)
 	if c.TrafficRouting == nil || c.DynamicStableScale || i < 0 {
 		return
 	}

@@ -55,14 +55,21 @@ func EphemeralKeys(ro *rampv1.Rollout) (labels, annotations []string) {
 		roles = append(roles, b.PreviewMetadata, b.ActiveMetadata)
 	}
 	for _, md := range roles {
-		if md != nil {
-			labels = slices.AppendSeq(labels, maps.Keys(md.Labels))
-			annotations = slices.AppendSeq(annotations, maps.Keys(md.Annotations))
-		}
+		l, a := MetadataKeys(md)
+		labels, annotations = append(labels, l...), append(annotations, a...)
 	}
 	slices.Sort(labels)
 	slices.Sort(annotations)
 	return slices.Compact(labels), slices.Compact(annotations)
+}
+
+// MetadataKeys are the label and annotation keys md sets, sorted (none for
+// nil).
+func MetadataKeys(md *rampv1.PodTemplateMetadata) (labels, annotations []string) {
+	if md == nil {
+		return nil, nil
+	}
+	return slices.Sorted(maps.Keys(md.Labels)), slices.Sorted(maps.Keys(md.Annotations))
 }
 
 // WantMetadata is the value each managed key should have: the role's, else

@@ -2,7 +2,6 @@ package rollout
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -51,15 +50,13 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 			return err
 		}
 	}
-	for _, name := range out.TerminateExperiments {
-		for _, ex := range w.experiments {
-			if ex.Name != name {
-				continue
-			}
-			body, _ := json.Marshal(map[string]any{"spec": map[string]any{"terminate": true}})
-			if err := r.Client.Patch(ctx, ex, client.RawPatch(types.MergePatchType, body)); client.IgnoreNotFound(err) != nil {
-				return fmt.Errorf("terminate experiment %s: %w", name, err)
-			}
+	for _, ex := range w.experiments {
+		if !slices.Contains(out.TerminateExperiments, ex.Name) {
+			continue
+		}
+		body := []byte(`{"spec":{"terminate":true}}`)
+		if err := r.Client.Patch(ctx, ex, client.RawPatch(types.MergePatchType, body)); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("terminate experiment %s: %w", ex.Name, err)
 		}
 	}
 	return nil

@@ -63,19 +63,8 @@ func union(a, b []string) []string {
 
 // roleKeys are the keys a role's metadata sets, sorted.
 func roleKeys(md *rampv1.PodTemplateMetadata) ephemeralKeys {
-	if md == nil {
-		return ephemeralKeys{}
-	}
-	var k ephemeralKeys
-	for l := range md.Labels {
-		k.labels = append(k.labels, l)
-	}
-	for a := range md.Annotations {
-		k.annotations = append(k.annotations, a)
-	}
-	slices.Sort(k.labels)
-	slices.Sort(k.annotations)
-	return k
+	l, a := plan.MetadataKeys(md)
+	return ephemeralKeys{labels: l, annotations: a}
 }
 
 // wantMetadata is what each managed key of a ReplicaSet with role md should

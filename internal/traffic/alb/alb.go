@@ -15,15 +15,12 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 	"github.com/ramp-rollouts/ramp/internal/traffic/objects"
 )
-
-var ingressGVK = schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}
 
 // Router keeps the action annotations of Rollouts routed with ALB.
 type Router struct{ c client.Client }
@@ -40,7 +37,7 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	if a == nil {
 		return nil
 	}
-	return traffic.RefsOf(ingressGVK, ro.Namespace, ingresses(a))
+	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, ingresses(a))
 }
 
 // Sync sets the forward action of every Ingress to want. Problems retrying

@@ -15,6 +15,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
+	"github.com/ramp-rollouts/ramp/internal/traffic/objects"
 )
 
 func newClient(t *testing.T, writes *int, objs ...client.Object) client.Client {
@@ -86,7 +87,7 @@ func TestCheck(t *testing.T) {
 
 func TestRefs(t *testing.T) {
 	refs := New(nil).Refs(rollout(func(a *rampv1.ALBTrafficRouting) { a.Ingresses = []string{"web", "api"} }))
-	if len(refs) != 2 || refs[0].Name != "web" || refs[1].Name != "api" || refs[1].Namespace != "shop" || refs[1].GVK != ingressGVK {
+	if len(refs) != 2 || refs[0].Name != "web" || refs[1].Name != "api" || refs[1].Namespace != "shop" || refs[1].GVK != objects.IngressGVK {
 		t.Errorf("Refs = %+v", refs)
 	}
 }
@@ -121,7 +122,7 @@ func TestSync(t *testing.T) {
 		t.Fatalf("first Sync = %v, %v with %d writes; want not in force after one write", inForce, err, writes)
 	}
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(ingressGVK)
+	u.SetGroupVersionKind(objects.IngressGVK)
 	if err := c.Get(ctx, types.NamespacedName{Namespace: "shop", Name: "web"}, u); err != nil {
 		t.Fatal(err)
 	}

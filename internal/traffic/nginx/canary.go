@@ -14,6 +14,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
+	"github.com/ramp-rollouts/ramp/internal/traffic/objects"
 )
 
 // CanaryName is the name of the canary Ingress Ramp keeps for the stable
@@ -39,7 +40,7 @@ func canaryIngress(ro *rampv1.Rollout, stable *unstructured.Unstructured, want t
 		return nil, err
 	}
 	u := &unstructured.Unstructured{Object: map[string]interface{}{"spec": spec}}
-	u.SetGroupVersionKind(ingressGVK)
+	u.SetGroupVersionKind(objects.IngressGVK)
 	u.SetNamespace(ro.Namespace)
 	u.SetName(CanaryName(ro.Name, stable.GetName()))
 	u.SetAnnotations(annotations(n, stable, want))

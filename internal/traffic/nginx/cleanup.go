@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/traffic/objects"
 )
 
 // Cleanup deletes the canary Ingresses of ro. One that is gone already, or
@@ -22,7 +23,7 @@ func (r *Router) Cleanup(ctx context.Context, ro *rampv1.Rollout) error {
 	for _, stable := range stableIngresses(n) {
 		key := types.NamespacedName{Namespace: ro.Namespace, Name: CanaryName(ro.Name, stable)}
 		cur := &unstructured.Unstructured{}
-		cur.SetGroupVersionKind(ingressGVK)
+		cur.SetGroupVersionKind(objects.IngressGVK)
 		if err := r.c.Get(ctx, key, cur); err != nil {
 			if apierrors.IsNotFound(err) {
 				continue

@@ -16,7 +16,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -26,8 +25,6 @@ import (
 
 // field is the configuration's path in a Rollout, for error messages.
 const field = "spec.strategy.canary.trafficRouting.nginx"
-
-var ingressGVK = schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}
 
 // Router keeps the canary Ingresses of Rollouts routed with NGINX.
 type Router struct{ c client.Client }
@@ -47,7 +44,7 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	if n == nil {
 		return nil
 	}
-	return traffic.RefsOf(ingressGVK, ro.Namespace, stableIngresses(n))
+	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, stableIngresses(n))
 }
 
 // Sync makes the canary Ingress of every stable Ingress carry want. A canary
@@ -109,7 +106,7 @@ func (r *Router) ensure(ctx context.Context, ro *rampv1.Rollout, desired *unstru
 		return objects.Ensure(ctx, r.c, desired.DeepCopy())
 	}
 	cur = &unstructured.Unstructured{}
-	cur.SetGroupVersionKind(ingressGVK)
+	cur.SetGroupVersionKind(objects.IngressGVK)
 	switch err := r.c.Get(ctx, client.ObjectKeyFromObject(desired), cur); {
 	case apierrors.IsNotFound(err):
 		return nil, false, nil

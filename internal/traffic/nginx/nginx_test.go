@@ -18,6 +18,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
+	"github.com/ramp-rollouts/ramp/internal/traffic/objects"
 )
 
 // writes counts the writes a fake client receives.
@@ -48,7 +49,7 @@ func newClient(t *testing.T, w *writes, objs ...client.Object) client.Client {
 func getCanary(t *testing.T, c client.Client, name string) *unstructured.Unstructured {
 	t.Helper()
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(ingressGVK)
+	u.SetGroupVersionKind(objects.IngressGVK)
 	if err := c.Get(context.Background(), types.NamespacedName{Namespace: "shop", Name: name}, u); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestCleanup(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(ingressGVK)
+	u.SetGroupVersionKind(objects.IngressGVK)
 	if err := c.Get(ctx, types.NamespacedName{Namespace: "shop", Name: "web-web-canary"}, u); !apierrors.IsNotFound(err) {
 		t.Errorf("canary Ingress after Cleanup: %v", err)
 	}
@@ -196,7 +197,7 @@ func TestSyncSeveralStableIngresses(t *testing.T) {
 	var w writes
 	c := newClient(t, &w, obj(t, stableIngressYAML), api)
 	ro := rollout(func(n *rampv1.NginxTrafficRouting) { n.StableIngress, n.StableIngresses = "", []string{"web", "api"} })
-	if refs := New(c).Refs(ro); len(refs) != 2 || refs[1].Name != "api" || refs[1].GVK != ingressGVK {
+	if refs := New(c).Refs(ro); len(refs) != 2 || refs[1].Name != "api" || refs[1].GVK != objects.IngressGVK {
 		t.Errorf("Refs = %+v", refs)
 	}
 	if inForce, err := New(c).Sync(ctx, ro, traffic.Route{Canary: 1, Max: 100}); err != nil || inForce || w.create != 2 {

@@ -7,6 +7,7 @@ package objects
 import (
 	"context"
 	"fmt"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,6 +21,10 @@ import (
 
 // FieldOwner is the field manager of every router write.
 const FieldOwner = "ramp-controller"
+
+// IngressGVK is networking.k8s.io/v1 Ingress, which the ALB and NGINX
+// routers both edit.
+var IngressGVK = schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}
 
 // Get reads ref (from the cache when c is the manager's client). A missing
 // object is an error that names its kind, namespace and name.
