@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/retry"
 	apiregv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 	aggregator "k8s.io/kube-aggregator/pkg/client/clientset_generated/clientset"
 )
@@ -132,7 +133,9 @@ func nodeReady(n *corev1.Node) bool {
 }
 
 func createIfMissing(ctx context.Context, create func() error) error {
-	if err := create(); err != nil && !apierrors.IsAlreadyExists(err) {
+	// An update of an existing object races with its controller's status
+	// writes (the aggregator's on the APIService): read it again and retry.
+	if err := retry.RetryOnConflict(retry.DefaultRetry, create); err != nil && !apierrors.IsAlreadyExists(err) {
 		return err
 	}
 	return nil
