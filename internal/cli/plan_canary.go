@@ -39,10 +39,11 @@ func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, fc plan.CanaryForecast, hp
 		if s.Step == "complete" {
 			idx = "-"
 		}
-		actual := fmt.Sprintf("%d%%", (int64(s.Canary)*1000/int64(max(n, 1))+5)/10)
+		pods := max(s.Canary+s.Stable, 1) // the pods that share the traffic
+		actual := fmt.Sprintf("%d%%", (int64(s.Canary)*1000/int64(pods)+5)/10)
 		if fc.Routed {
 			actual = fmt.Sprintf("%d%%", (int64(s.Traffic)*1000/int64(fc.MaxWeight)+5)/10)
-		} else if int64(s.Canary)*100 != int64(s.Weight)*int64(n) {
+		} else if int64(s.Canary)*100 != int64(s.Weight)*int64(pods) {
 			actual += "*"
 			rounded = true
 		}
@@ -60,7 +61,8 @@ func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, fc plan.CanaryForecast, hp
 
 	fmt.Fprintln(w)
 	if rounded {
-		fmt.Fprintln(w, "* canary pods are whole pods, rounded up: ACTUAL is the canary's share of the pods (10% of 5 replicas = 1 pod = 20%)")
+		fmt.Fprintln(w, "* pods are whole: ACTUAL is the canary's share of canary + stable, the split closest to WEIGHT;")
+		fmt.Fprintln(w, "  with maxSurge it may use replicas + 1 pods (10% of 5 replicas: 1 canary + 5 stable = 17%)")
 	}
 	for _, line := range canaryFooter(ro, fc, hpa) {
 		fmt.Fprintln(w, line)
@@ -99,8 +101,14 @@ func canaryFooter(ro *rampv1.Rollout, fc plan.CanaryForecast, hpa bool) []string
 	out = append(out, "HPA: pods the HPA counts once the step settles (up to PEAK while moving):")
 	switch {
 	case !fc.Routed:
-		return append(out, fmt.Sprintf("  without trafficRouting the replica math keeps canary + stable at %d", n),
-			"UPSTREAM: what Argo Rollouts' HPA counts: the same without trafficRouting")
+		settle := fmt.Sprintf("  without trafficRouting canary + stable settle at %d", n)
+		for _, s := range fc.Steps {
+			if s.Canary+s.Stable > n {
+				settle += fmt.Sprintf(", or %d where one more pod brings a step closer to its weight (maxSurge)", n+1)
+				break
+			}
+		}
+		return append(out, settle, "UPSTREAM: what Argo Rollouts' HPA counts: the same without trafficRouting")
 	case fc.FromStable:
 		out = append(out, fmt.Sprintf("  with an HPA, canary pods are taken from stable: canary + stable stay at %d (stable keeps minPodsPerReplicaSet);", n),
 			fmt.Sprintf("  %s opts out (%s)", ann, optOut(ro, n)))

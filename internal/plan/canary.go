@@ -17,8 +17,9 @@ const pauseStartSlack = 20 * time.Millisecond
 // canaryRun carries one planning pass of a canary Rollout.
 type canaryRun struct {
 	base
-	c     *rampv1.CanaryStrategy
-	steps []rampv1.CanaryStep
+	c                  *rampv1.CanaryStrategy
+	steps              []rampv1.CanaryStep
+	surge, unavailable int32 // maxSurge and maxUnavailable resolved for n
 }
 
 // Canary plans one reconcile of a Rollout with the canary strategy (with or
@@ -31,7 +32,8 @@ func Canary(in Input) Output {
 	if in.Invalid != "" {
 		return r.invalid(in.Invalid)
 	}
-	surge, unavailable, err := Budget(r.n, r.c.MaxSurge, r.c.MaxUnavailable)
+	var err error
+	r.surge, r.unavailable, err = Budget(r.n, r.c.MaxSurge, r.c.MaxUnavailable)
 	if err != nil {
 		return r.invalid("spec.strategy.canary: " + err.Error())
 	}
@@ -52,16 +54,16 @@ func Canary(in Input) Output {
 		r.routedServices()
 		healthy = r.routedHealthy
 	} else {
-		canarySpec, stableSpec, othersSpec := r.scale(surge, unavailable)
+		canarySpec, stableSpec, othersSpec := r.scale()
 		r.scaleEvent()
 		r.complete(canarySpec, stableSpec, othersSpec)
 		r.terminateRuns()
 		r.services()
 	}
-	r.restart(unavailable)
+	r.restart(r.unavailable)
 	r.counts()
 	r.routedWeights()
-	r.conditions(unavailable, healthy())
+	r.conditions(r.unavailable, healthy())
 	r.canaryHPA()
 	r.phase(healthy())
 	r.quiet()
@@ -140,7 +142,7 @@ func (r *canaryRun) advanceSteps() {
 		case r.routed() && (st.SetWeight != nil || st.SetCanaryScale != nil || st.SetHeaderRoute != nil || st.SetMirrorRoute != nil):
 			done = r.routedAtStep(idx)
 		case st.SetWeight != nil || st.SetCanaryScale != nil:
-			done = r.atTarget(r.canaryTarget(idx))
+			done = r.in.New != nil && r.basic(idx).Done()
 		case st.Pause != nil:
 			done = r.pause(st.Pause)
 		case st.Analysis != nil:
@@ -194,38 +196,6 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonCanaryPauseStep)
 	s.ControllerPause = len(s.PauseConditions) > 0
 	r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
-	return true
-}
-
-// canaryTarget is the number of canary pods wanted at step idx.
-func (r *canaryRun) canaryTarget(idx int32) int32 {
-	if r.aborted {
-		return 0
-	}
-	if r.stable {
-		return r.n
-	}
-	if v, ok := canaryScaleAt(r.steps, idx, r.n); ok {
-		return min(max(v, 0), r.n)
-	}
-	return CanaryReplicas(r.n, weightAt(r.steps, idx))
-}
-
-// atTarget reports whether the observed ReplicaSets already hold target
-// canary pods and n-target stable pods, all available, and nothing else.
-func (r *canaryRun) atTarget(target int32) bool {
-	nw, st := r.in.New, r.in.Stable
-	if nw == nil || nw.Spec != target || nw.Available < target {
-		return false
-	}
-	if st != nil && (st.Spec != r.n-target || st.Available < r.n-target) {
-		return false
-	}
-	for _, o := range r.in.Others {
-		if o.Spec != 0 {
-			return false
-		}
-	}
 	return true
 }
 

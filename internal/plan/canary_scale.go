@@ -4,58 +4,79 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// scale computes the next safe ReplicaSet sizes toward the current target
-// and records them (and a creation of the new ReplicaSet) in the output.
-func (r *canaryRun) scale(surge, unavailable int32) (canarySpec, stableSpec int32, othersSpec []int32) {
-	nw := r.in.New
-	cur := RS{Name: r.in.NewHash}
-	if nw != nil {
-		cur = RS{Name: nw.Name, Spec: nw.Spec, Available: nw.Available}
+// basic is the replica math of step idx without trafficRouting: the weight
+// in force (0 on abort, 100 on the stable version) and the observed
+// ReplicaSets. setCanaryScale steps do not size a canary without
+// trafficRouting (Argo Rollouts ignores them there too).
+func (r *canaryRun) basic(idx int32) Basic {
+	b := Basic{N: r.n, Surge: r.surge, Unavailable: r.unavailable, Weight: weightAt(r.steps, idx)}
+	switch {
+	case r.aborted:
+		b.Weight = 0
+	case r.stable:
+		b.Weight = 100
 	}
-	var st *RS
-	if r.in.Stable != nil {
-		st = &RS{Name: r.in.Stable.Name, Spec: r.in.Stable.Spec, Available: r.in.Stable.Available}
+	if nw := r.in.New; nw != nil {
+		b.Canary = toRS(*nw)
+	} else {
+		b.Canary.Name = r.in.NewHash
 	}
-	others := make([]RS, len(r.in.Others))
-	for i, o := range r.in.Others {
-		others[i] = RS{Name: o.Name, Spec: o.Spec, Available: o.Available}
+	if st := r.in.Stable; st != nil {
+		s := toRS(*st)
+		b.Stable = &s
 	}
+	for _, o := range r.in.Others {
+		b.Others = append(b.Others, toRS(o))
+	}
+	return b
+}
+
+func toRS(rs ReplicaSet) RS {
+	return RS{Name: rs.Name, Spec: rs.Spec, Replicas: rs.Replicas, Available: rs.Available}
+}
+
+// scale computes the next safe ReplicaSet sizes toward the current step
+// (Basic.Next, Basic.Older) and records them (and a creation of the new
+// ReplicaSet) in the output.
+func (r *canaryRun) scale() (canarySpec, stableSpec int32, othersSpec []int32) {
+	b := r.basic(*r.s.CurrentStepIndex)
+	cur, st := b.Canary, b.Stable
 	if r.ro.Spec.Paused { // a paused Rollout keeps its ReplicaSets as they are
-		othersSpec = make([]int32, len(others))
-		for i, o := range others {
+		othersSpec = make([]int32, len(b.Others))
+		for i, o := range b.Others {
 			othersSpec[i] = o.Spec
 		}
-		stableSpec = 0
 		if st != nil {
 			stableSpec = st.Spec
 		}
 		return cur.Spec, stableSpec, othersSpec
 	}
-	target := r.canaryTarget(*r.s.CurrentStepIndex)
-	canarySpec, stableSpec, othersSpec = Step(r.n, surge, unavailable, target, cur, st, others)
+	canarySpec, stableSpec = b.Next()
+	othersSpec = b.Older()
 	// Growth may only use room that is free now: pods being scaled down in
 	// this same pass (or earlier, not yet carried out by the ReplicaSet
 	// controller) still exist, so observed pods stay within n + surge.
-	room := max(r.n+surge-r.occupied(), 0)
-	if grow := canarySpec - cur.Spec; grow > 0 {
-		canarySpec = cur.Spec + min(grow, room)
-		room -= min(grow, room)
-	}
+	// Stable grows first, as in Basic.Next.
+	room := max(r.n+r.surge-r.occupied(), 0)
 	if st != nil {
 		if grow := stableSpec - st.Spec; grow > 0 {
 			stableSpec = st.Spec + min(grow, room)
+			room -= min(grow, room)
 		}
 	}
+	if grow := canarySpec - cur.Spec; grow > 0 {
+		canarySpec = cur.Spec + min(grow, room)
+	}
 
-	if nw == nil {
+	if r.in.New == nil {
 		r.out.CreateNew, r.out.NewReplicas = true, canarySpec
 	} else {
-		r.setScale(nw.Name, nw.Spec, canarySpec)
+		r.setScale(cur.Name, cur.Spec, canarySpec)
 	}
 	if st != nil {
 		r.setScale(st.Name, st.Spec, stableSpec)
 	}
-	for i, o := range others {
+	for i, o := range b.Others {
 		r.setScale(o.Name, o.Spec, othersSpec[i])
 	}
 	return canarySpec, stableSpec, othersSpec

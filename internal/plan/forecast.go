@@ -23,7 +23,7 @@ type Gate struct {
 
 // CanaryForecast is what one update of a canary Rollout does, step by step,
 // from a settled stable revision to the new one: the sizes the controller's
-// replica math (Budget, Step) gives, or with trafficRouting its routed
+// replica math (Budget, Basic) gives, or with trafficRouting its routed
 // scaling (routedScale), with every pod available at once.
 type CanaryForecast struct {
 	Replicas           int32
@@ -102,34 +102,32 @@ func ForecastCanary(ro *rampv1.Rollout, replicas int32, hpa bool) (CanaryForecas
 	canary, stable := int32(0), n
 	for i := 0; i <= len(c.Steps); i++ {
 		st := ForecastStep{Index: i, Step: "complete", Weight: weightAt(c.Steps, int32(i))}
-		target := CanaryReplicas(n, st.Weight)
-		if v, ok := canaryScaleAt(c.Steps, int32(i), n); ok {
-			target = min(max(v, 0), n)
-		}
 		if i < len(c.Steps) {
 			st.Step, st.Gate = stepText(c.Steps[i]), stepGate(c.Steps[i])
 		}
-		canary, stable, st.Peak, st.Rounds = settle(n, surge, unavailable, target, canary, stable)
+		canary, stable, st.Peak, st.Rounds = settle(Basic{N: n, Surge: surge, Unavailable: unavailable, Weight: st.Weight}, canary, stable)
 		st.Canary, st.Stable, st.Upstream = canary, stable, canary+stable
 		f.Steps = append(f.Steps, st)
 	}
 	return f, nil
 }
 
-// settle repeats Step from settled sizes until nothing moves, growing only
-// into room that is free now (as the reconciler does), every pod available
-// at once. It returns the new sizes, the peak pod count and the rounds.
-func settle(n, surge, unavailable, target, canary, stable int32) (c, s, peak int32, rounds int) {
+// settle repeats Basic.Next from settled sizes until nothing moves,
+// growing only into room that is free now (as the reconciler does), every
+// pod available at once. It returns the new sizes, the peak pod count and
+// the rounds.
+func settle(b Basic, canary, stable int32) (c, s, peak int32, rounds int) {
 	for ; rounds < 1000; rounds++ {
-		nc, ns, _ := Step(n, surge, unavailable, target,
-			RS{Spec: canary, Available: canary}, &RS{Spec: stable, Available: stable}, nil)
-		room := max(n+surge-canary-stable, 0)
-		if grow := nc - canary; grow > 0 {
-			nc = canary + min(grow, room)
-			room -= min(grow, room)
-		}
+		b.Canary = RS{Spec: canary, Replicas: canary, Available: canary}
+		b.Stable = &RS{Spec: stable, Replicas: stable, Available: stable}
+		nc, ns := b.Next()
+		room := max(b.N+b.Surge-canary-stable, 0)
 		if grow := ns - stable; grow > 0 {
 			ns = stable + min(grow, room)
+			room -= min(grow, room)
+		}
+		if grow := nc - canary; grow > 0 {
+			nc = canary + min(grow, room)
 		}
 		if nc == canary && ns == stable {
 			break
