@@ -4,6 +4,9 @@
 #   RAMP_STATE       state directory            (default .ramp-dev)
 #   RAMP_PORT_BASE   first of 12 loopback ports (default 16400)
 #   RAMP_HPA_SYNC    HPA controller sync period (default 15s)
+#   RAMP_CRDS        the argoproj.io CRD files or directories to install
+#                    (default config/crd/bases/; the conformance harness
+#                    passes upstream's CRDs for the oracle's control plane)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 state=${RAMP_STATE:-.ramp-dev}
@@ -21,7 +24,9 @@ bin/ramp-cluster up --bin "$clusterbin" --state "$state/cluster" --port-base "$b
   --hpa-sync-period "${RAMP_HPA_SYNC:-15s}"
 cp "$state/cluster/kubeconfig" "$state/kubeconfig"
 
-$kubectl apply --server-side --force-conflicts -f config/crd/bases/ >/dev/null
+for f in ${RAMP_CRDS:-config/crd/bases/}; do
+  $kubectl apply --server-side --force-conflicts -f "$f" >/dev/null
+done
 # The traffic routers' CRDs (Gateway API, Istio, SMI), from their own modules.
 for f in $(hack/router-crds.sh); do
   $kubectl apply --server-side --force-conflicts -f "$f" >/dev/null

@@ -1,0 +1,13 @@
+// Package conformance is the differential harness: every scenario (manifests
+// plus a script of actions) runs under Ramp and under upstream Argo Rollouts
+// v1.9.1, each on its own local control plane, and the trajectories of
+// observations taken at every settled point are compared. Upstream's
+// controller is the oracle: a difference is a bug in Ramp unless it is listed
+// in improvements.go (and docs/conformance.md) with its reason.
+//
+// The tests carry the build tag "conformance" and run through
+// hack/conformance.sh (make conformance; make test runs the CI subset). They
+// only read and write the API servers through kubectl, the upstream plugin
+// and a dynamic client: they import nothing of Ramp's, so both controllers
+// are treated exactly alike.
+package conformance

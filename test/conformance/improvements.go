@@ -1,0 +1,55 @@
+package conformance
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// improvement is a difference from upstream Argo Rollouts v1.9.1 that Ramp
+// makes on purpose. Each has a row in docs/conformance.md with the same id
+// (TestImprovementsDocumented checks), saying why.
+type improvement struct {
+	id       string
+	scenario *regexp.Regexp // nil: every scenario
+	key      *regexp.Regexp // observation keys it covers
+	// match, when set, must also accept the two values ("" when absent).
+	match func(upstream, ramp string) bool
+}
+
+// improvements explain differences; anything else the harness finds fails.
+var improvements = []improvement{
+	{
+		// Upstream records this Event for every Rollout each time its
+		// informer (re)starts: 10,000 Events per controller restart for
+		// 10,000 Rollouts, telling users nothing about their release.
+		id:  "no-informer-events",
+		key: regexp.MustCompile(`^events \(reasons said\)$`),
+		match: func(upstream, ramp string) bool {
+			return strings.Join(slices.DeleteFunc(strings.Fields(upstream), func(r string) bool {
+				return r == "RolloutAddedToInformer"
+			}), " ") == ramp
+		},
+	},
+	{
+		// With scaleDownDelaySeconds: 0 upstream never scales the old
+		// blue-green ReplicaSet down (its zero-delay path adds no deadline
+		// and requeues at once, in a hot loop); Ramp scales it down at once.
+		id:       "bluegreen-zero-scale-down-delay",
+		scenario: regexp.MustCompile(`^bluegreen-scaledown-0$`),
+		key:      regexp.MustCompile(`^(replicaset/app-H1 replicas spec/ready/available|rollout/app status\.replicas)$`),
+	},
+}
+
+// explain returns the id of the improvement that covers a difference, or "".
+func explain(scenario, key, upstream string, uok bool, ramp string, rok bool) string {
+	for _, imp := range improvements {
+		if imp.scenario != nil && !imp.scenario.MatchString(scenario) {
+			continue
+		}
+		if imp.key.MatchString(key) && (imp.match == nil || imp.match(upstream, ramp)) {
+			return imp.id
+		}
+	}
+	return ""
+}

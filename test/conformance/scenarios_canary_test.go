@@ -1,0 +1,82 @@
+//go:build conformance
+
+package conformance
+
+import "fmt"
+
+// rollout renders a Rollout "app" (pods app=app, one container "app").
+func rollout(replicas int, strategy string) string {
+	return fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: app}
+spec:
+  replicas: %d
+  revisionHistoryLimit: 3
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec: {containers: [{name: app, image: "registry.example/app:v1"}]}
+  strategy:
+%s
+`, replicas, strategy)
+}
+
+// basicCanary: a weight step, a pause, then promotion to the end.
+func basicCanary(replicas, weight int, budget string) scenario {
+	name := fmt.Sprintf("canary-%d-w%d", replicas, weight)
+	if budget != "" {
+		name += "-" + budget
+	}
+	b := ""
+	switch budget {
+	case "surge0":
+		b = "\n      maxSurge: 0\n      maxUnavailable: 1"
+	case "unavail0":
+		b = "\n      maxSurge: 1\n      maxUnavailable: 0"
+	case "large":
+		b = "\n      maxSurge: \"100%\"\n      maxUnavailable: \"100%\""
+	}
+	return scenario{
+		name:    name,
+		yaml:    rollout(replicas, fmt.Sprintf("    canary:%s\n      steps: [{setWeight: %d}, {pause: {}}]", b, weight)),
+		initial: healthy,
+		steps: []step{
+			{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
+			{name: "promote", do: promote, until: healthy},
+		},
+	}
+}
+
+func canaryScenarios() []scenario {
+	var out []scenario
+	for _, c := range []struct {
+		replicas, weight int
+		budget           string
+		ci               bool
+	}{
+		{1, 50, "", true}, {3, 20, "", true}, {5, 40, "", false}, {10, 33, "", false}, {2, 1, "", false},
+		{2, 99, "", false}, {5, 40, "surge0", false}, {5, 40, "unavail0", false}, {10, 90, "large", false},
+	} {
+		sc := basicCanary(c.replicas, c.weight, c.budget)
+		sc.ci = c.ci
+		out = append(out, sc)
+	}
+	out = append(out, scenario{
+		name:    "canary-abort-retry",
+		ci:      true,
+		yaml:    rollout(4, "    canary:\n      steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {}}]"),
+		initial: healthy,
+		steps: []step{
+			{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
+			{name: "promote", do: promote, until: pausedAt(3)},
+			{name: "abort", do: abort, until: aborted},
+			{name: "retry", do: retry, until: pausedAt(1)},
+			{name: "promote full", do: promoteFull, until: healthy},
+		},
+	})
+	return out
+}
+
+func scenarios() []scenario {
+	return append(canaryScenarios(), blueGreenScenarios()...)
+}
