@@ -23,6 +23,8 @@ func TestCanaryStepAnalysis(t *testing.T) {
 	s.run("v2", time.Minute)
 	s.expect(`
   0.02s event RolloutUpdated
+  0.02s event NewReplicaSetCreated
+  0.02s event RolloutNotCompleted
   0.02s v1=3 v2=1 step=0 phase=Progressing stable=v1
   0.03s run web-v2-Step1 started
   0.03s event RolloutStepCompleted

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -21,6 +22,11 @@ type base struct {
 	stable  bool     // spec.template is the stable version
 	scaled  []string // ReplicaSets this pass scales, for one Event
 	a       analyses
+	// revised is set when this pass starts a new revision: scaleEvent then
+	// tells it in upstream's order (RolloutUpdated was already recorded):
+	// NewReplicaSetCreated, RolloutNotCompleted, the scaling, and for the
+	// very first revision RolloutCompleted.
+	revised, notCompleted, first bool
 }
 
 func newBase(in Input) base {
@@ -106,11 +112,28 @@ func (r *base) setScale(name string, from, to int32) {
 // pass creates or scales (one API write instead of one per ReplicaSet).
 func (r *base) scaleEvent() {
 	if r.out.CreateNew {
+		r.out.event(rampv1.RolloutReasonNewReplicaSetCreated, "Created ReplicaSet %s-%s (revision %d)", r.ro.Name, r.in.NewHash, r.revision())
 		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
+	}
+	if r.notCompleted {
+		r.out.event(rampv1.RolloutReasonNotCompleted, rampv1.RolloutMessageNotCompleted, r.revision(), r.in.NewHash)
 	}
 	if len(r.scaled) > 0 {
 		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
 	}
+	if r.first {
+		r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.revision(), r.in.NewHash, "Initial deploy")
+	}
+}
+
+// newRevision records the start of a revision (a new pod template, or a
+// return to an older one): RolloutUpdated now, the rest in scaleEvent.
+// Completed turning False is told once, as upstream does.
+func (r *base) newRevision(first bool) {
+	r.revised, r.first = true, first
+	c := findCondition(&r.ro.Status, rampv1.RolloutCompleted)
+	r.notCompleted = c == nil || c.Status != corev1.ConditionFalse
+	r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
 }
 
 // abortOrRetry applies status.abort (as the plugin and Argo CD set it) and
@@ -135,7 +158,7 @@ func (r *base) abortOrRetry() bool {
 		s.Canary.CurrentStepAnalysisRunStatus, s.Canary.CurrentBackgroundAnalysisRunStatus = nil, nil
 		s.Canary.CurrentExperiment = ""
 		s.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus = nil, nil
-		r.out.event(rampv1.RolloutReasonRetry, "%s", rampv1.RolloutMessageRetry)
+		// no Event: upstream says RolloutRetry in the Progressing condition only
 	}
 	return true
 }

@@ -61,9 +61,11 @@ func (r *blueGreenRun) trackRevision() {
 		s.BlueGreen.ScaleUpPreviewCheckPoint = false
 		if first {
 			s.StableRS = r.in.NewHash
-		} else {
-			r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
 		}
+		r.newRevision(first)
+		// a first blue-green revision is active at once: it never counts
+		// as not completed (upstream records no RolloutNotCompleted)
+		r.notCompleted = r.notCompleted && !first
 	}
 	r.stable = s.StableRS == r.in.NewHash
 	if s.BlueGreen.ActiveSelector == "" {
@@ -113,8 +115,7 @@ func (r *blueGreenRun) promotionGate() {
 	switch {
 	case !manual:
 	case cond == nil && s.ControllerPause: // paused by us, condition cleared by the user: promote
-		s.ControllerPause = false
-		r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+		s.ControllerPause = false // no RolloutResumed: the user's write resumed it, as upstream
 	case cond == nil:
 		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
 			Reason: rampv1.PauseReasonBlueGreenPause, StartTime: metav1.Time{Time: r.in.Now}})

@@ -17,10 +17,9 @@ func (r *blueGreenRun) switchActive(preDone bool) {
 	if nw == nil || nw.Spec != r.n || nw.Available < r.n {
 		return
 	}
-	old := s.BlueGreen.ActiveSelector
+	// the reconciler tells the switch (SwitchService) once the Service is patched
 	s.BlueGreen.ActiveSelector, s.PromoteFull = r.in.NewHash, false
 	s.BlueGreen.ScaleUpPreviewCheckPoint = false
-	r.out.event("SwitchService", "Switched active Service %s from %s to %s", r.b.ActiveService, old, r.in.NewHash)
 	if !hasAnalysis(r.b.PostPromotionAnalysis) {
 		r.completePromotion()
 	}
@@ -55,7 +54,9 @@ func (r *blueGreenRun) services() {
 	case nw != nil && nw.Available >= r.previewSize() && nw.Available > 0:
 		preview = r.in.NewHash
 	}
-	if preview != "" && r.byHash(preview) != nil && r.byHash(preview).Available > 0 {
+	// Without a preview Service there is no preview selector to report
+	// (upstream leaves status.blueGreen.previewSelector out).
+	if r.b.PreviewService != "" && preview != "" && r.byHash(preview) != nil && r.byHash(preview).Available > 0 {
 		s.BlueGreen.PreviewSelector = preview
 		r.out.selectHash(r.b.PreviewService, preview)
 	}
@@ -64,9 +65,12 @@ func (r *blueGreenRun) services() {
 // counts adds the /scale view: the active ReplicaSet's pods and selector.
 func (r *blueGreenRun) counts() {
 	r.base.counts()
-	r.s.HPAReplicas = 0
+	r.s.HPAReplicas = r.s.Replicas
+	// Once the active ReplicaSet exists, ready, available and the HPA's
+	// count are its own (preview pods serve no users); replicas and
+	// updatedReplicas still count every pod, as upstream reports them.
 	if rs := r.byHash(r.s.BlueGreen.ActiveSelector); rs != nil {
-		r.s.HPAReplicas = rs.Replicas
+		r.s.HPAReplicas, r.s.ReadyReplicas, r.s.AvailableReplicas = rs.Replicas, rs.Ready, rs.Available
 	}
 	r.s.Selector = selectorString(r.ro, r.s.BlueGreen.ActiveSelector)
 }

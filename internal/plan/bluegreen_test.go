@@ -25,14 +25,14 @@ func TestBlueGreenSeed003(t *testing.T) {
 	s.run("v2", time.Minute)
 	s.expect(`
   0.02s event RolloutUpdated
+  0.02s event NewReplicaSetCreated
+  0.02s event RolloutNotCompleted
   0.02s v1=5 v2=5 step=- phase=Progressing stable=v1 active=v1 preview=v1
   0.03s event RolloutPaused
   0.03s v1=5 v2=5 step=- phase=Paused stable=v1 active=v1 preview=v2`)
 	s.ro.Status.PauseConditions = nil // promote
 	s.run("v2", time.Minute)
 	s.expect(`
-  0.04s event RolloutResumed
-  0.04s event SwitchService
   0.04s event RolloutCompleted
   0.04s v1=5 v2=5 step=- phase=Healthy stable=v2 active=v2 preview=v2
  31.00s v1=0 v2=5 step=- phase=Healthy stable=v2 active=v2 preview=v2`)

@@ -82,9 +82,8 @@ func (r *canaryRun) trackRevision() {
 		s.PauseConditions, s.ControllerPause, s.Abort, s.AbortedAt, s.PromoteFull = nil, false, false, nil, false
 		if first {
 			s.StableRS = r.in.NewHash
-		} else {
-			r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
 		}
+		r.newRevision(first)
 		s.CurrentStepIndex = ptrTo(int32(0))
 		if s.StableRS == r.in.NewHash || (!first && r.inRollbackWindow()) {
 			s.CurrentStepIndex = ptrTo(nSteps)
@@ -165,8 +164,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	cond := findPause(s, rampv1.PauseReasonCanaryPauseStep)
 	if cond == nil {
 		if s.ControllerPause { // we paused, the user cleared the condition: promoted
-			s.ControllerPause = false
-			r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+			s.ControllerPause = false // no RolloutResumed: the user's write resumed it, as upstream
 			return true
 		}
 		d, _ := PauseDuration(p.Duration)

@@ -13,6 +13,10 @@ func (r *canaryRun) counts() {
 	if r.s.CurrentStepIndex == nil || r.c == nil {
 		return
 	}
+	if !r.routed() { // status.canary.weights describes routers: upstream leaves it out without them
+		s.Canary.Weights = nil
+		return
+	}
 	w := int32(0)
 	if !r.stable && !r.aborted {
 		w = weightAt(r.steps, *s.CurrentStepIndex)

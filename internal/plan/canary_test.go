@@ -17,12 +17,18 @@ func TestCanarySeed003(t *testing.T) {
 	s := newSim(t, 5, seedSteps()...)
 	s.run("v1", time.Minute)
 	s.expect(`
+  0.00s event RolloutUpdated
+  0.00s event NewReplicaSetCreated
+  0.00s event RolloutNotCompleted
+  0.00s event RolloutCompleted
   0.00s v1=5 step=8 phase=Progressing stable=v1
   0.01s v1=5 step=8 phase=Healthy stable=v1`)
 
 	s.run("v2", time.Minute)
 	s.expect(`
   0.02s event RolloutUpdated
+  0.02s event NewReplicaSetCreated
+  0.02s event RolloutNotCompleted
   0.02s v1=4 v2=1 step=0 phase=Progressing stable=v1
   0.03s event RolloutStepCompleted
   0.03s event RolloutPaused
@@ -32,7 +38,6 @@ func TestCanarySeed003(t *testing.T) {
 	s.ro.Status.PauseConditions = nil
 	s.run("v2", time.Minute)
 	s.expect(`
-  0.04s event RolloutResumed
   0.04s event RolloutStepCompleted
   0.04s v1=3 v2=2 step=2 phase=Progressing stable=v1
   0.05s event RolloutStepCompleted
@@ -86,7 +91,6 @@ func TestCanaryActions(t *testing.T) {
 		s.ro.Status.Abort = false // retry
 		s.run("v2", time.Minute)
 		s.expect(`
-  0.06s event RolloutRetry
   0.06s v1=4 v2=1 step=0 phase=Progressing stable=v1
   0.07s event RolloutStepCompleted
   0.07s event RolloutPaused

@@ -20,18 +20,16 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 		setCondition(s, rampv1.RolloutAvailable, corev1.ConditionFalse, rampv1.RolloutReasonAvailable, rampv1.RolloutMessageNotAvailable, now, false)
 	}
 	paused := r.ro.Spec.Paused || len(s.PauseConditions) > 0
-	if paused {
-		setCondition(s, rampv1.RolloutPaused, corev1.ConditionTrue, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, now, false)
-	} else if findCondition(s, rampv1.RolloutPaused) != nil {
-		setCondition(s, rampv1.RolloutPaused, corev1.ConditionFalse, rampv1.RolloutReasonResumed, rampv1.RolloutMessageResumed, now, false)
-	}
+	r.pausedCondition(paused)
 	rev := r.revision()
+	// Completed keeps the reason RolloutCompleted (and that word as its
+	// message) whether True or False, as upstream writes it; the
+	// RolloutNotCompleted reason is an Event's only.
 	if healthy {
-		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionTrue, rampv1.RolloutReasonCompleted, "Rollout completed", now, false)
+		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionTrue, rampv1.RolloutReasonCompleted, rampv1.RolloutReasonCompleted, now, false)
 		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionTrue, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageHealthy, now, false)
 	} else {
-		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionFalse, rampv1.RolloutReasonNotCompleted,
-			fmt.Sprintf(rampv1.RolloutMessageNotCompleted, rev, r.in.NewHash), now, false)
+		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionFalse, rampv1.RolloutReasonCompleted, rampv1.RolloutReasonCompleted, now, false)
 		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionFalse, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageNotHealthy, now, false)
 	}
 
@@ -50,6 +48,25 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 			fmt.Sprintf(rampv1.RolloutMessageReplicaSetCompleted, name), now, false)
 	default:
 		r.progressDeadline(name)
+	}
+}
+
+// pausedCondition: Paused is added the first time the rollout pauses and then
+// follows it, True or False, always with the reason RolloutPaused. While an
+// abort stands (or the Progressing condition still says Aborted) it is left
+// as it was, as upstream does: the plugin shows "Paused: True" on an aborted
+// rollout that was paused when it was aborted.
+func (r *base) pausedCondition(paused bool) {
+	s := &r.s
+	if prog := findCondition(&r.ro.Status, rampv1.RolloutProgressing); r.aborted || (prog != nil && prog.Reason == rampv1.RolloutReasonAborted) {
+		return
+	}
+	cur := findCondition(s, rampv1.RolloutPaused)
+	switch {
+	case paused:
+		setCondition(s, rampv1.RolloutPaused, corev1.ConditionTrue, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, r.in.Now, false)
+	case cur != nil:
+		setCondition(s, rampv1.RolloutPaused, corev1.ConditionFalse, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, r.in.Now, false)
 	}
 }
 

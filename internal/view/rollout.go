@@ -15,7 +15,7 @@ import (
 const (
 	hashLabel                   = rampv1.DefaultRolloutUniqueLabelKey
 	revisionAnnotation          = "rollout.argoproj.io/revision"
-	scaleDownDeadlineAnnotation = "argo-rollouts.argoproj.io/scale-down-deadline"
+	scaleDownDeadlineAnnotation = rampv1.ScaleDownDeadlineAnnotation
 )
 
 // Rollout builds the display model of ro. rss are its ReplicaSets, pods the

@@ -46,7 +46,7 @@ func TestBlueGreenSeed003(t *testing.T) {
 	waitEndpoints(t, ns, "rollouts-green-svc", fresh, 5)
 	eventually(t, 10*time.Second, "old ReplicaSet waits with a scale-down deadline", func() error {
 		rss, err := replicaSets(ns, name)
-		if err != nil || rss[old] == nil || *rss[old].Spec.Replicas != 5 || rss[old].Annotations["argo-rollouts.argoproj.io/scale-down-deadline"] == "" {
+		if err != nil || rss[old] == nil || *rss[old].Spec.Replicas != 5 || rss[old].Annotations[rampv1.ScaleDownDeadlineAnnotation] == "" {
 			return fmt.Errorf("old ReplicaSet %v (%v)", rss[old], err)
 		}
 		return nil
@@ -170,7 +170,7 @@ func TestBlueGreenScaleDownDelaySurvivesRestart(t *testing.T) {
 		if err != nil || rss[old] == nil {
 			return fmt.Errorf("old ReplicaSet: %v", err)
 		}
-		if deadline = rss[old].Annotations["argo-rollouts.argoproj.io/scale-down-deadline"]; deadline == "" {
+		if deadline = rss[old].Annotations[rampv1.ScaleDownDeadlineAnnotation]; deadline == "" {
 			return fmt.Errorf("no deadline yet")
 		}
 		return nil
@@ -187,7 +187,7 @@ func TestBlueGreenScaleDownDelaySurvivesRestart(t *testing.T) {
 			return err
 		}
 		if n := *rss[old].Spec.Replicas; n != 0 {
-			if got := rss[old].Annotations["argo-rollouts.argoproj.io/scale-down-deadline"]; got != deadline {
+			if got := rss[old].Annotations[rampv1.ScaleDownDeadlineAnnotation]; got != deadline {
 				t.Errorf("deadline changed across the restart: %q -> %q", deadline, got)
 			}
 			return fmt.Errorf("old ReplicaSet still at %d", n)

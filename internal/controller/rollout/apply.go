@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/types"
-
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -28,21 +33,29 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		}
 		r.expect.createdRS(ro.UID, rsName(ro, w.hash), r.Clock.Now())
 	}
+	if w.bumpRevision {
+		if err := r.renumber(ctx, w.newRS, w.revision); err != nil {
+			return err
+		}
+	}
 	for _, name := range changedReplicaSets(out) {
 		rs := w.byName(name)
 		if rs == nil {
 			continue
 		}
 		rv := rs.ResourceVersion // Patch updates rs in place
-		if err := r.patchReplicaSet(ctx, rs, out); err != nil {
+		if err := r.patchReplicaSet(ctx, ro, rs, out); err != nil {
 			return err
 		}
 		r.expect.wrote(rs.UID, rv, r.Clock.Now())
 	}
-	for name, hash := range out.Services {
-		if err := r.pointService(ctx, ro.Namespace, name, hash); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(out.Services)) {
+		if err := r.pointService(ctx, ro, name, out.Services[name]); err != nil {
 			return err
 		}
+	}
+	if err := r.annotateRevision(ctx, ro, w.revision); err != nil {
+		return err
 	}
 	for _, p := range w.restart[:min(int(out.DeletePods), len(w.restart))] {
 		if err := r.Client.Delete(ctx, p, client.Preconditions{UID: &p.UID}); client.IgnoreNotFound(err) != nil {
@@ -90,18 +103,27 @@ func changedReplicaSets(out plan.Output) []string {
 }
 
 // patchReplicaSet writes a ReplicaSet's new size and scale-down deadline in
-// one merge patch.
-func (r *Reconciler) patchReplicaSet(ctx context.Context, rs *appsv1.ReplicaSet, out plan.Output) error {
+// one merge patch; a resize also records the Rollout's spec.replicas in the
+// desired-replicas annotation, as upstream does.
+func (r *Reconciler) patchReplicaSet(ctx context.Context, ro *rampv1.Rollout, rs *appsv1.ReplicaSet, out plan.Output) error {
 	body := map[string]any{}
+	annotations := map[string]any{}
 	if n, ok := out.Scale[rs.Name]; ok {
 		body["spec"] = map[string]any{"replicas": n}
+		annotations[rampv1.DesiredReplicasAnnotation] = strconv.FormatInt(int64(ro.Replicas()), 10)
 	}
 	if at, ok := out.ScaleDownAt[rs.Name]; ok {
 		var v any // nil removes the annotation
 		if at != nil {
 			v = at.UTC().Format(time.RFC3339)
 		}
-		body["metadata"] = map[string]any{"annotations": map[string]any{ScaleDownDeadlineAnnotation: v}}
+		annotations[ScaleDownDeadlineAnnotation] = v
+		if _, legacy := rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]; legacy {
+			annotations[rampv1.LegacyScaleDownDeadlineAnnotation] = nil
+		}
+	}
+	if len(annotations) > 0 {
+		body["metadata"] = map[string]any{"annotations": annotations}
 	}
 	patch, err := json.Marshal(body)
 	if err != nil {
@@ -113,16 +135,20 @@ func (r *Reconciler) patchReplicaSet(ctx context.Context, rs *appsv1.ReplicaSet,
 	return nil
 }
 
-// pointService makes the Service select pods of the given hash.
-func (r *Reconciler) pointService(ctx context.Context, ns, name, hash string) error {
+// pointService makes the Service select pods of the given hash and marks it
+// managed by the Rollout (upstream's managed-by-rollouts annotation, which
+// tools read to find the Services a Rollout drives). A switch is told in a
+// SwitchService Event, as upstream does.
+func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name, hash string) error {
 	if name == "" || hash == "" {
 		return nil
 	}
 	var svc corev1.Service
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &svc); err != nil {
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: name}, &svc); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	if svc.Spec.Selector[HashLabel] == hash {
+	old := svc.Spec.Selector[HashLabel]
+	if old == hash && svc.Annotations[rampv1.ManagedByRolloutsAnnotation] == ro.Name {
 		return nil
 	}
 	patch := client.MergeFrom(svc.DeepCopy())
@@ -130,9 +156,58 @@ func (r *Reconciler) pointService(ctx context.Context, ns, name, hash string) er
 		svc.Spec.Selector = map[string]string{}
 	}
 	svc.Spec.Selector[HashLabel] = hash
+	if svc.Annotations == nil {
+		svc.Annotations = map[string]string{}
+	}
+	svc.Annotations[rampv1.ManagedByRolloutsAnnotation] = ro.Name
 	if err := r.Client.Patch(ctx, &svc, patch); err != nil {
 		return fmt.Errorf("point Service %s at %s: %w", name, hash, err)
 	}
+	log.FromContext(ctx).V(1).Info("pointed service", "service", name, "from", old, "to", hash)
+	if old != hash {
+		r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, "SwitchService", "SwitchService",
+			"Switched selector for service '%s' from '%s' to '%s'", name, old, hash)
+	}
+	return nil
+}
+
+// renumber makes an existing ReplicaSet the newest revision again, keeping
+// its earlier numbers in the revision-history annotation.
+func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revision int64) error {
+	history := rs.Annotations[rampv1.RevisionHistoryAnnotation]
+	if old := rs.Annotations[RevisionAnnotation]; old != "" {
+		history = strings.TrimPrefix(history+","+old, ",")
+	}
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{
+		RevisionAnnotation: strconv.FormatInt(revision, 10), rampv1.RevisionHistoryAnnotation: history}}})
+	if err != nil {
+		return err
+	}
+	rv := rs.ResourceVersion
+	if err := r.Client.Patch(ctx, rs, client.RawPatch(types.MergePatchType, body)); err != nil {
+		return fmt.Errorf("renumber ReplicaSet %s: %w", rs.Name, err)
+	}
+	r.expect.wrote(rs.UID, rv, r.Clock.Now())
+	log.FromContext(ctx).V(1).Info("renumbered replicaset", "replicaset", rs.Name, "revision", revision, "history", history)
+	return nil
+}
+
+// annotateRevision records the current revision on the Rollout itself
+// (rollout.argoproj.io/revision), which the plugin and Argo CD read to group
+// AnalysisRuns and Experiments by revision.
+func (r *Reconciler) annotateRevision(ctx context.Context, ro *rampv1.Rollout, revision int64) error {
+	want := strconv.FormatInt(revision, 10)
+	if revision <= 0 || ro.Annotations[RevisionAnnotation] == want {
+		return nil
+	}
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{RevisionAnnotation: want}}})
+	if err != nil {
+		return err
+	}
+	if err := r.Client.Patch(ctx, ro, client.RawPatch(types.MergePatchType, body)); err != nil {
+		return fmt.Errorf("annotate revision of rollout %s: %w", ro.Name, err)
+	}
+	log.FromContext(ctx).V(1).Info("annotated rollout revision", "rollout", klog.KObj(ro), "revision", want)
 	return nil
 }
 

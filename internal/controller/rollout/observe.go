@@ -24,26 +24,29 @@ import (
 const HashLabel = rampv1.DefaultRolloutUniqueLabelKey
 
 // RevisionAnnotation numbers the revisions of a Rollout on its ReplicaSets.
-const RevisionAnnotation = "rollout.argoproj.io/revision"
+const RevisionAnnotation = rampv1.RevisionAnnotation
 
 // ScaleDownDeadlineAnnotation records when a ReplicaSet waiting for its
 // scale-down delay goes to 0, so a controller restart keeps the deadline.
-const ScaleDownDeadlineAnnotation = "argo-rollouts.argoproj.io/scale-down-deadline"
+const ScaleDownDeadlineAnnotation = rampv1.ScaleDownDeadlineAnnotation
 
 // world is what one reconcile read from the cache.
 type world struct {
-	hash      string
-	template  *corev1.PodTemplateSpec // spec.template without the hash label
-	selector  labels.Selector
-	newRS     *appsv1.ReplicaSet
-	stableRS  *appsv1.ReplicaSet
-	others    []*appsv1.ReplicaSet
-	revision  int64 // of the new ReplicaSet (existing or to create)
-	invalid   string
-	collision bool
-	restart   []*corev1.Pod // pods created before spec.restartAt, oldest first
-	podsReady int32
-	runs      []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
+	hash     string
+	template *corev1.PodTemplateSpec // spec.template without the hash label
+	selector labels.Selector
+	newRS    *appsv1.ReplicaSet
+	stableRS *appsv1.ReplicaSet
+	others   []*appsv1.ReplicaSet
+	revision int64 // of the new ReplicaSet (existing or to create)
+	// bumpRevision: the new ReplicaSet exists with an older revision number
+	// and must be renumbered to revision.
+	bumpRevision bool
+	invalid      string
+	collision    bool
+	restart      []*corev1.Pod // pods created before spec.restartAt, oldest first
+	podsReady    int32
+	runs         []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
 	// experiments are the Experiments the Rollout controls.
 	experiments []*rampv1.Experiment
 	// workload is the Deployment spec.workloadRef names (nil without one).
@@ -94,6 +97,12 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 		default:
 			w.others = append(w.others, rs)
 		}
+	}
+	if w.newRS != nil && w.revision < maxRev {
+		// The template went back to an older ReplicaSet's (undo, a revert in
+		// git, a rollback window): that ReplicaSet becomes the newest
+		// revision again, as upstream numbers it.
+		w.revision, w.bumpRevision = maxRev+1, true
 	}
 	if w.newRS == nil {
 		w.revision = maxRev + 1
@@ -210,6 +219,7 @@ func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 		Experiments: toPlanExperiments(w.experiments)}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)
+		in.New.Revision = w.revision // renumbered when it became the newest again
 	}
 	if w.stableRS != nil {
 		in.Stable = toPlan(w.stableRS)
@@ -228,7 +238,11 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 	}
 	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Spec: spec,
 		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
-	if at, err := time.Parse(time.RFC3339, rs.Annotations[ScaleDownDeadlineAnnotation]); err == nil {
+	v := rs.Annotations[ScaleDownDeadlineAnnotation]
+	if v == "" {
+		v = rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]
+	}
+	if at, err := time.Parse(time.RFC3339, v); err == nil {
 		out.ScaleDownAt = &at
 	}
 	return out

@@ -112,7 +112,8 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: rsName(ro, w.hash), Namespace: ro.Namespace, Labels: tmpl.Labels,
-			Annotations:     map[string]string{RevisionAnnotation: strconv.FormatInt(w.revision, 10)},
+			Annotations: map[string]string{RevisionAnnotation: strconv.FormatInt(w.revision, 10),
+				rampv1.DesiredReplicasAnnotation: strconv.FormatInt(int64(ro.Replicas()), 10)},
 			OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)},
 		},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: ro.Spec.MinReadySeconds, Selector: sel, Template: *tmpl},

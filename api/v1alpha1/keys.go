@@ -1,0 +1,25 @@
+package v1alpha1
+
+// Label and annotation keys that Argo Rollouts v1.9 writes and its clients
+// (the kubectl plugin, Argo CD, the dashboard) read. They keep upstream's
+// spelling exactly; every package takes them from here.
+const (
+	// RevisionAnnotation numbers the revisions of a Rollout: on each of its
+	// ReplicaSets, and on the Rollout itself (its current revision).
+	RevisionAnnotation = "rollout.argoproj.io/revision"
+	// RevisionHistoryAnnotation lists, comma-separated, the revisions a
+	// ReplicaSet had before a rollback made it the newest again.
+	RevisionHistoryAnnotation = "rollout.argoproj.io/revision-history"
+	// DesiredReplicasAnnotation is the Rollout's spec.replicas, recorded on a
+	// ReplicaSet whenever the controller creates or scales it.
+	DesiredReplicasAnnotation = "rollout.argoproj.io/desired-replicas"
+	// ManagedByRolloutsAnnotation marks a Service whose selector a Rollout
+	// switches; its value is the Rollout's name.
+	ManagedByRolloutsAnnotation = "argo-rollouts.argoproj.io/managed-by-rollouts"
+	// ScaleDownDeadlineAnnotation is when an old ReplicaSet kept up for its
+	// scale-down delay goes to zero (RFC 3339). Upstream's key has no prefix.
+	ScaleDownDeadlineAnnotation = "scale-down-deadline"
+	// LegacyScaleDownDeadlineAnnotation is the key Ramp wrote before it used
+	// upstream's: still read, and removed whenever the deadline is written.
+	LegacyScaleDownDeadlineAnnotation = "argo-rollouts.argoproj.io/scale-down-deadline"
+)
