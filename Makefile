@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CONTROLLER_GEN := go tool controller-gen
 
-.PHONY: all build generate verify-generated run up down test test-unit cluster-binaries clean
+.PHONY: all build generate verify-generated run up down test test-unit conformance cluster-binaries clean
 
 all: build
 
@@ -44,6 +44,10 @@ test:
 
 test-unit:
 	go test ./...
+
+## conformance: every scenario under Ramp and under upstream Argo Rollouts v1.9.1 (the oracle), diffed (docs/conformance.md)
+conformance: build
+	hack/conformance.sh
 
 clean: down
 	rm -rf bin .ramp-dev .ramp-test

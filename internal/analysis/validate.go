@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -29,6 +31,49 @@ func ValidateMetrics(metrics []rampv1.Metric) error {
 		}
 	}
 	return nil
+}
+
+// ValidateMetricsWithArgs is ValidateMetrics before the run exists: each
+// metric is checked with the {{args.NAME}} placeholders whose values are
+// already known (args with a value) substituted, as upstream resolves them
+// first, so `count: "{{args.count}}"` is checked as the count it will be. A
+// metric that still holds a placeholder (an argument from a Secret or a pod
+// field) is checked when its run starts, where a bad value ends the run in
+// Error.
+func ValidateMetricsWithArgs(metrics []rampv1.Metric, args []rampv1.Argument) error {
+	known := knownArgs(args)
+	if len(metrics) == 0 {
+		return errors.New("no metrics specified")
+	}
+	seen := make(map[string]bool, len(metrics))
+	for i, m := range metrics {
+		if seen[m.Name] {
+			return fmt.Errorf("metrics[%d]: duplicate name '%s'", i, m.Name)
+		}
+		seen[m.Name] = true
+		if name := undeclared(m, args); name != "" {
+			return fmt.Errorf("metrics[%d]: metric %q uses argument %q, which is not declared", i, m.Name, name)
+		}
+		resolved, complete := substituteKnown(m, known)
+		if !complete {
+			continue
+		}
+		if err := ValidateMetric(resolved); err != nil {
+			return fmt.Errorf("metrics[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// undeclared returns the first placeholder of m naming no argument, or "".
+func undeclared(m rampv1.Metric, args []rampv1.Argument) string {
+	raw, _ := json.Marshal(m)
+	for _, tag := range placeholder.FindAllSubmatch(raw, -1) {
+		if !slices.ContainsFunc(args, func(a rampv1.Argument) bool { return a.Name == string(tag[1]) }) {
+			return string(tag[1])
+		}
+	}
+	return ""
 }
 
 // ValidateMetric checks one metric: limits hold integers, count (when set)

@@ -63,14 +63,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		status.Phase, status.Message, status.StartedAt, status.CompletedAt = rampv1.AnalysisPhaseError, "Analysis spec invalid: "+err.Error(), orNow(status.StartedAt, stamp), &stamp
 		return ctrl.Result{}, r.patchStatus(ctx, run, status)
 	}
-	tasks, _ := analysis.Tasks(run.Spec, *r.finishes.schedule(run.UID, status), now) // an invalid spec: Assess ends the run in Error
+	spec := analysis.ResolveKnown(run.Spec)                                      // {{args.x}} in count, interval, limits
+	tasks, _ := analysis.Tasks(spec, *r.finishes.schedule(run.UID, status), now) // an invalid spec: Assess ends the run in Error
 	if len(tasks) > 0 {
 		r.measure(ctx, run, status, tasks, now)
 	}
 	view := r.finishes.schedule(run.UID, status) // exact finish times for the wake-up
-	next, err := analysis.Assess(run.Spec, view, now)
+	next, err := analysis.Assess(spec, view, now)
 	if err == nil {
-		_, err = analysis.Assess(run.Spec, status, now) // what is written: times as stored
+		_, err = analysis.Assess(spec, status, now) // what is written: times as stored
 	}
 	if err != nil {
 		return ctrl.Result{}, fmt.Errorf("assess analysisrun %s: %w", req, err)

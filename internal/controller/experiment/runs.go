@@ -43,7 +43,7 @@ func (r *Reconciler) runSpec(ctx context.Context, ex *rampv1.Experiment, a rampv
 			return spec, fmt.Errorf("argument %q of %s has no value: set it in args", arg.Name, a.TemplateName)
 		}
 	}
-	if err := analysis.ValidateMetrics(spec.Metrics); err != nil {
+	if err := analysis.ValidateMetricsWithArgs(spec.Metrics, spec.Args); err != nil {
 		return spec, err
 	}
 	return spec, nil

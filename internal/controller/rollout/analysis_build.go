@@ -70,7 +70,7 @@ func (r *Reconciler) runSpec(ctx context.Context, ro *rampv1.Rollout, newHash st
 	}
 	spec.DryRun = append(spec.DryRun, a.DryRun...)
 	spec.MeasurementRetention = append(spec.MeasurementRetention, a.MeasurementRetention...)
-	if err := analysis.ValidateMetrics(spec.Metrics); err != nil {
+	if err := analysis.ValidateMetricsWithArgs(spec.Metrics, spec.Args); err != nil {
 		return spec, fmt.Errorf("%s: %w", field, err)
 	}
 	return spec, nil
