@@ -221,6 +221,9 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment
 	}
 	tmpl := t.Template.DeepCopy()
 	tmpl.Labels = maps.Clone(tmpl.Labels)
+	if tmpl.Labels == nil { // a template without labels (its selector may match none: DoesNotExist)
+		tmpl.Labels = map[string]string{}
+	}
 	tmpl.Labels[hashLabel] = hash
 	sel := t.Selector.DeepCopy()
 	if sel.MatchLabels == nil {
