@@ -38,5 +38,6 @@ RAMP_CONF_RAMP_CONTROLLER=$PWD/bin/ramp-controller \
 RAMP_CONF_UPSTREAM_CONTROLLER=$upstream_bin/rollouts-controller \
 RAMP_CONF_PLUGIN=$upstream_bin/kubectl-argo-rollouts \
 RAMP_CONF_LOGS=$(abs .ramp-conf/logs) \
+RAMP_CONF_UPSTREAM_MODULE=$upstream_mod \
   go test -tags conformance -count=1 -timeout 60m ./test/conformance/... "$@"
 echo "conformance finished in $((SECONDS - start))s" >&2

@@ -16,6 +16,10 @@ const (
 	// ManagedByRolloutsAnnotation marks a Service whose selector a Rollout
 	// switches; its value is the Rollout's name.
 	ManagedByRolloutsAnnotation = "argo-rollouts.argoproj.io/managed-by-rollouts"
+	// ControllerInstanceIDLabel assigns an object to the controller started
+	// with the same --instance-id; objects without it belong to the
+	// controller started without one.
+	ControllerInstanceIDLabel = "argo-rollouts.argoproj.io/controller-instance-id"
 	// ScaleDownDeadlineAnnotation is when an old ReplicaSet kept up for its
 	// scale-down delay goes to zero (RFC 3339). Upstream's key has no prefix.
 	ScaleDownDeadlineAnnotation = "scale-down-deadline"

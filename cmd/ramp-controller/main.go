@@ -36,7 +36,7 @@ import (
 // +kubebuilder:rbac:groups=coordination.k8s.io,namespace=ramp-system,resources=leases,verbs=get;create;update
 
 // instanceIDLabel marks objects for a sharded controller instance (--instance-id).
-const instanceIDLabel = "argo-rollouts.argoproj.io/controller-instance-id"
+const instanceIDLabel = rampv1.ControllerInstanceIDLabel
 
 const hashLabel = rampv1.DefaultRolloutUniqueLabelKey
 

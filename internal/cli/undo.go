@@ -16,7 +16,7 @@ import (
 
 const (
 	hashLabel   = rampv1.DefaultRolloutUniqueLabelKey
-	revisionKey = "rollout.argoproj.io/revision"
+	revisionKey = rampv1.RevisionAnnotation
 )
 
 func init() { register(newUndo) }

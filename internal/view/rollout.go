@@ -14,7 +14,7 @@ import (
 // Labels and annotations the view reads; the controller writes them.
 const (
 	hashLabel                   = rampv1.DefaultRolloutUniqueLabelKey
-	revisionAnnotation          = "rollout.argoproj.io/revision"
+	revisionAnnotation          = rampv1.RevisionAnnotation
 	scaleDownDeadlineAnnotation = rampv1.ScaleDownDeadlineAnnotation
 )
 

@@ -31,7 +31,7 @@ const (
 	TemplateLabel = "experiment.ramp.dev/template"
 	AnalysisLabel = "experiment.ramp.dev/analysis"
 	hashLabel     = rampv1.DefaultRolloutUniqueLabelKey
-	instanceLabel = "argo-rollouts.argoproj.io/controller-instance-id"
+	instanceLabel = rampv1.ControllerInstanceIDLabel
 )
 
 // Reconciler runs Experiments.

@@ -20,7 +20,7 @@ import (
 const (
 	RunTypeLabel      = "rollout-type"
 	RunStepIndexLabel = "step-index"
-	instanceIDLabel   = "argo-rollouts.argoproj.io/controller-instance-id"
+	instanceIDLabel   = rampv1.ControllerInstanceIDLabel
 )
 
 // runSpec merges the templates a RolloutAnalysis references into one
