@@ -141,9 +141,11 @@ const (
 	ProgressTypePod        ReplicaProgressThresholdType = "Pod"
 )
 
-// CanaryStep is one step of a canary update. Exactly one field is set.
-//
-// +kubebuilder:validation:XValidation:rule="(has(self.setWeight) ? 1 : 0) + (has(self.pause) ? 1 : 0) + (has(self.setCanaryScale) ? 1 : 0) + (has(self.experiment) ? 1 : 0) + (has(self.analysis) ? 1 : 0) + (has(self.setHeaderRoute) ? 1 : 0) + (has(self.setMirrorRoute) ? 1 : 0) + (has(self.plugin) ? 1 : 0) == 1",message="spec.strategy.canary.steps[*]: each step must set exactly one of setWeight, pause, setCanaryScale, experiment, analysis, setHeaderRoute, setMirrorRoute, plugin"
+// CanaryStep is one step of a canary update. As upstream, a step sets at
+// least one field and at most one of setWeight, pause, experiment and
+// analysis; setCanaryScale, setHeaderRoute and setMirrorRoute may join
+// another action in the same step. Admission takes any shape (as upstream's
+// CRD does); the controller reports a bad one as InvalidSpec.
 type CanaryStep struct {
 	// SetWeight sets the canary's share of traffic (with trafficRouting) or
 	// of pods (without it), in percent or, with

@@ -32,7 +32,7 @@ func TestRules(t *testing.T) {
 			"74 error spec.strategy.blueGreen.previewService",
 			"74 error spec.strategy.blueGreen.previewReplicaCount",
 		}, []string{"exactly one of canary or blueGreen", "unknown field", "120 must be between 0 and 100",
-			"this one sets 2", "got a string, want int32"}},
+			"sets more than one of setWeight, pause, experiment and analysis", "got a string, want int32"}},
 		{"controller.yaml", []string{
 			"2 warning spec.workloadRef",
 			"12 error spec.selector",

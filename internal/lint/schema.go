@@ -61,8 +61,8 @@ func canaryProblems(c *rampv1.CanaryStrategy, add addFunc) {
 	maxW := c.MaxTrafficWeight()
 	for i, st := range c.Steps {
 		sp := fmt.Sprintf("%ssteps[%d]", p, i)
-		if n := stepKinds(st); n != 1 {
-			add(sp, "each step must set exactly one of setWeight, pause, setCanaryScale, experiment, analysis, setHeaderRoute, setMirrorRoute, plugin (this one sets %d)", n)
+		if msg := plan.StepShapeProblem(st); msg != "" {
+			add(sp, "%s (the controller would report InvalidSpec)", msg)
 		}
 		if w := st.SetWeight; w != nil && (*w < 0 || *w > maxW) {
 			add(sp+".setWeight", "%d must be between 0 and %d (trafficRouting.maxTrafficWeight, 100 when unset)", *w, maxW)
@@ -93,18 +93,6 @@ func canaryProblems(c *rampv1.CanaryStrategy, add addFunc) {
 			add(p+"trafficRouting.nginx", "set stableIngress or stableIngresses, not both")
 		}
 	}
-}
-
-// stepKinds counts the step types a step sets.
-func stepKinds(s rampv1.CanaryStep) int {
-	n := 0
-	for _, set := range []bool{s.SetWeight != nil, s.Pause != nil, s.SetCanaryScale != nil, s.Experiment != nil,
-		s.Analysis != nil, s.SetHeaderRoute != nil, s.SetMirrorRoute != nil, s.Plugin != nil} {
-		if set {
-			n++
-		}
-	}
-	return n
 }
 
 // durationPattern is the CEL rule's pattern for a string pause.duration.

@@ -136,17 +136,22 @@ func (r *canaryRun) advanceSteps() {
 	idx := *r.s.CurrentStepIndex
 	for int(idx) < len(r.steps) {
 		st := r.steps[idx]
-		done := false
+		// A step may combine a scale or route with one other action: the
+		// pods and routes come first, then the pause, analysis or experiment.
+		done := true
 		switch {
 		case r.routed() && (st.SetWeight != nil || st.SetCanaryScale != nil || st.SetHeaderRoute != nil || st.SetMirrorRoute != nil):
 			done = r.routedAtStep(idx)
 		case st.SetWeight != nil || st.SetCanaryScale != nil:
 			done = r.in.New != nil && r.basic(idx).Done()
-		case st.Pause != nil:
+		}
+		if done && st.Pause != nil {
 			done = r.pause(st.Pause)
-		case st.Analysis != nil:
+		}
+		if done && st.Analysis != nil {
 			done = r.stepAnalysis(idx, st.Analysis)
-		case st.Experiment != nil:
+		}
+		if done && st.Experiment != nil {
 			done = r.stepExperiment(idx, st.Experiment)
 		}
 		if !done {

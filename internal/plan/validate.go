@@ -95,6 +95,27 @@ func strategyProblems(ro *rampv1.Rollout) []string {
 	return out
 }
 
+// StepShapeProblem says what is wrong with the set of actions a canary step
+// names ("" if nothing): upstream runs a step that sets at least one action
+// and at most one of setWeight, pause, experiment and analysis.
+func StepShapeProblem(s rampv1.CanaryStep) string {
+	exclusive, any := 0, false
+	for _, set := range []bool{s.SetWeight != nil, s.Pause != nil, s.Experiment != nil, s.Analysis != nil} {
+		if set {
+			exclusive++
+			any = true
+		}
+	}
+	any = any || s.SetCanaryScale != nil || s.SetHeaderRoute != nil || s.SetMirrorRoute != nil || s.Plugin != nil
+	switch {
+	case !any:
+		return "sets no action: set one of setWeight, pause, setCanaryScale, experiment, analysis, setHeaderRoute, setMirrorRoute, plugin"
+	case exclusive > 1:
+		return "sets more than one of setWeight, pause, experiment and analysis: a step runs at most one of them"
+	}
+	return ""
+}
+
 // stepProblems lists one problem per canary step that cannot run.
 func stepProblems(ro *rampv1.Rollout) []string {
 	c := ro.Spec.Strategy.Canary
@@ -104,6 +125,10 @@ func stepProblems(ro *rampv1.Rollout) []string {
 	var out []string
 	for i, s := range c.Steps {
 		path := fmt.Sprintf("spec.strategy.canary.steps[%d]", i)
+		if msg := StepShapeProblem(s); msg != "" {
+			out = append(out, path+": "+msg)
+			continue
+		}
 		switch {
 		case s.Pause != nil:
 			if _, err := PauseDuration(s.Pause.Duration); err != nil {

@@ -24,7 +24,7 @@ import (
 // TestAdmission: every argoproj.io object in upstream's own example and e2e
 // manifests is sent (dry run) to both API servers. Ramp's CRDs may reject
 // only what upstream's also reject, or a pod template that Kubernetes itself
-// rejects in a Deployment (docs/conformance.md: pod templates).
+// rejects in a Deployment or Job (docs/conformance.md: pod templates).
 func TestAdmission(t *testing.T) {
 	mod := os.Getenv("RAMP_CONF_UPSTREAM_MODULE")
 	if mod == "" {
@@ -51,7 +51,7 @@ func TestAdmission(t *testing.T) {
 			bothRejected++
 		case rampErr == nil:
 			t.Errorf("%s: Ramp admits what upstream's CRD rejects: %v", o.where, upErr)
-		case deploymentRejects(ctx, ns, o.obj):
+		case deploymentRejects(ctx, ns, o.obj) || jobRejects(ctx, ns, o.obj):
 			templateRejected++ // intended: Kubernetes rejects the same template in a Deployment
 		default:
 			t.Errorf("%s: Ramp rejects what upstream admits: %v", o.where, rampErr)
@@ -164,4 +164,27 @@ func deploymentRejects(ctx context.Context, ns string, obj *unstructured.Unstruc
 	_, err := rampSide.dyn.Resource(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).
 		Namespace(ns).Create(ctx, d, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 	return err != nil
+}
+
+// jobRejects says whether Ramp's API server rejects a Job with the spec of
+// one of the object's job metrics (AnalysisTemplate, ClusterAnalysisTemplate,
+// AnalysisRun).
+func jobRejects(ctx context.Context, ns string, obj *unstructured.Unstructured) bool {
+	metrics, _, _ := unstructured.NestedSlice(obj.Object, "spec", "metrics")
+	for _, m := range metrics {
+		spec, ok, _ := unstructured.NestedMap(m.(map[string]any), "provider", "job", "spec")
+		if !ok {
+			continue
+		}
+		job := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "batch/v1", "kind": "Job",
+			"metadata": map[string]any{"generateName": "x-", "namespace": ns}, "spec": spec,
+		}}
+		_, err := rampSide.dyn.Resource(schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}).
+			Namespace(ns).Create(ctx, job, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err != nil {
+			return true
+		}
+	}
+	return false
 }
