@@ -184,6 +184,22 @@ func TestCanaryProgressDeadline(t *testing.T) {
 	if took := s.now.Sub(began); took < 30*time.Second || took > 32*time.Second {
 		t.Errorf("deadline declared %s after the last progress, want 30s (+ at most 2s)", took)
 	}
+	// It stays exceeded, without another Warning, while nothing moves (it
+	// used to flip back to Progressing on the next pass and warn again).
+	for i := 0; i < 5; i++ {
+		s.now = s.now.Add(time.Minute)
+		out := Canary(s.input("v2"))
+		s.ro.Status = out.Status
+		if c := findCondition(&out.Status, rampv1.RolloutProgressing); out.Status.Phase != rampv1.RolloutPhaseDegraded ||
+			c.Reason != rampv1.RolloutReasonProgressDeadlineExceeded {
+			t.Fatalf("pass %d after the deadline: phase %s, Progressing %s", i, out.Status.Phase, c.Reason)
+		}
+		for _, e := range out.Events {
+			if e.Warning {
+				t.Errorf("pass %d after the deadline warned again: %s %s", i, e.Reason, e.Message)
+			}
+		}
+	}
 }
 
 // A timed pause must never end before its deadline, and must end right after.

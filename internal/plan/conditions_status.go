@@ -77,12 +77,13 @@ func (r *base) pausedCondition(paused bool) {
 func (r *base) progressDeadline(rsName string) {
 	s, old, now := &r.s, &r.ro.Status, r.in.Now
 	prev := findCondition(old, rampv1.RolloutProgressing)
-	moved := prev == nil || prev.Reason != rampv1.RolloutReasonReplicaSetUpdated ||
+	exceeded := prev != nil && prev.Reason == rampv1.RolloutReasonProgressDeadlineExceeded
+	moved := prev == nil || (prev.Reason != rampv1.RolloutReasonReplicaSetUpdated && !exceeded) ||
 		old.CurrentPodHash != s.CurrentPodHash || !int32PtrEqual(old.CurrentStepIndex, s.CurrentStepIndex) ||
 		old.UpdatedReplicas != s.UpdatedReplicas || old.AvailableReplicas != s.AvailableReplicas ||
 		old.ReadyReplicas != s.ReadyReplicas || old.Replicas != s.Replicas || len(r.out.Scale) > 0 || r.out.CreateNew
-	if prev != nil && prev.Reason == rampv1.RolloutReasonProgressDeadlineExceeded && !moved {
-		return // stays exceeded until something moves
+	if exceeded && !moved {
+		return // stays exceeded (one Warning said) until something moves
 	}
 	if moved {
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
