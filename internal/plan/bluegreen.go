@@ -41,6 +41,7 @@ func BlueGreen(in Input) Output {
 	r.terminateRuns()
 	r.services()
 	r.scaleEvent()
+	r.restart(r.restartUnavailable())
 	r.counts()
 	r.conditions(0, r.healthy())
 	r.hpaAccounting(true, rampv1.HPAReasonActiveOnly, "it counts and scales only the active ReplicaSet (the /scale selector carries the active hash); the preview is not counted")

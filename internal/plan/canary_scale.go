@@ -124,28 +124,3 @@ func (r *canaryRun) services() {
 		r.out.selectHash(r.c.CanaryService, r.s.StableRS)
 	}
 }
-
-// restart replaces pods created before spec.restartAt, at most as many at a
-// time as maxUnavailable allows (at least one), then records restartedAt.
-func (r *canaryRun) restart(unavailable int32) {
-	ra := r.ro.Spec.RestartAt
-	if ra == nil || (r.s.RestartedAt != nil && !r.s.RestartedAt.Before(ra)) {
-		return
-	}
-	if r.in.Now.Before(ra.Time) {
-		r.out.requeue(ra.Sub(r.in.Now))
-		return
-	}
-	if r.aborted || r.ro.Spec.Paused {
-		return
-	}
-	if r.in.PodsToRestart == 0 {
-		r.s.RestartedAt = ra.DeepCopy()
-		r.out.event("RolloutRestarted", "Rollout restarted: every pod was created after %s", ra.UTC().Format("2006-01-02T15:04:05Z"))
-		return
-	}
-	budget := max(unavailable, 1) - max(r.n-r.in.PodsAvailable, 0)
-	if budget > 0 {
-		r.out.DeletePods = min(budget, r.in.PodsToRestart)
-	}
-}
