@@ -60,7 +60,6 @@ type PrometheusMetric struct {
 	// +optional
 	Authentication MetricAuthentication `json:"authentication,omitzero"`
 	// Timeout of the query in seconds.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Timeout *int64 `json:"timeout,omitempty"`
 	// Insecure skips TLS verification of the server certificate.
@@ -160,7 +159,6 @@ type WebMetric struct {
 	// +optional
 	Body string `json:"body,omitempty"`
 	// TimeoutSeconds is the request timeout. Default 10 seconds.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	TimeoutSeconds int64 `json:"timeoutSeconds,omitempty"`
 	// JSONPath selects the value of the JSON response that becomes the
@@ -238,7 +236,6 @@ type NewRelicMetric struct {
 	// Query is the NRQL query.
 	Query string `json:"query"`
 	// Timeout of the query in seconds. Default 5.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Timeout *int64 `json:"timeout,omitempty"`
 }

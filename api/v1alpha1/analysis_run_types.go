@@ -64,15 +64,12 @@ type AnalysisRunSpec struct {
 type TTLStrategy struct {
 	// SecondsAfterCompletion deletes the run this long after it completes,
 	// whatever its phase, unless a phase-specific field below applies.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	SecondsAfterCompletion *int32 `json:"secondsAfterCompletion,omitempty"`
 	// SecondsAfterFailure applies to runs that completed Failed or Error.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	SecondsAfterFailure *int32 `json:"secondsAfterFailure,omitempty"`
 	// SecondsAfterSuccess applies to runs that completed Successful.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	SecondsAfterSuccess *int32 `json:"secondsAfterSuccess,omitempty"`
 }

@@ -21,7 +21,6 @@ type MeasurementRetention struct {
 	// several metric names.
 	MetricName string `json:"metricName"`
 	// Limit is the maximum number of measurements to keep for the metric.
-	// +kubebuilder:validation:Minimum=0
 	Limit int32 `json:"limit"`
 }
 

@@ -48,7 +48,6 @@ type ExperimentSpec struct {
 	Duration DurationString `json:"duration,omitempty"`
 	// ProgressDeadlineSeconds is how long a template may take to become
 	// available before the experiment fails. Default 600.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	ProgressDeadlineSeconds *int32 `json:"progressDeadlineSeconds,omitempty"`
 	// Terminate ends the experiment: templates are scaled down and running
@@ -61,7 +60,6 @@ type ExperimentSpec struct {
 	// ScaleDownDelaySeconds delays scaling down the templates' ReplicaSets
 	// (and deleting their Services) after the experiment completes.
 	// Default 30.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	ScaleDownDelaySeconds *int32 `json:"scaleDownDelaySeconds,omitempty"`
 	// DryRun lists metrics that run in dry-run mode in every analysis.
@@ -81,11 +79,9 @@ type TemplateSpec struct {
 	// Name of the template, unique within the experiment.
 	Name string `json:"name"`
 	// Replicas is the number of pods. Default 1.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Replicas *int32 `json:"replicas,omitempty"`
 	// MinReadySeconds is how long a pod must be ready to count as available.
-	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
 	// Selector of the pods. It must match the template's labels.

@@ -27,7 +27,6 @@ type RolloutAnalysisBackground struct {
 	// StartingStep is the index of the step at which the analysis starts.
 	// Defaults to 0 (the first step).
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	StartingStep *int32 `json:"startingStep,omitempty"`
 }
 

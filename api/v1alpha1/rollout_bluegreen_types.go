@@ -4,13 +4,10 @@ import "k8s.io/apimachinery/pkg/util/intstr"
 
 // BlueGreenStrategy runs the new version (preview) beside the current one
 // (active) and switches the active Service to it at promotion.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.previewService) || size(self.previewService) == 0 || !has(self.activeService) || self.previewService != self.activeService",message="spec.strategy.blueGreen.previewService must differ from spec.strategy.blueGreen.activeService"
 type BlueGreenStrategy struct {
 	// ActiveService is the Service the controller points at the active
 	// ReplicaSet; it switches to the new ReplicaSet at promotion.
 	// +required
-	// +kubebuilder:validation:MinLength=1
 	ActiveService string `json:"activeService"`
 
 	// PreviewService is the Service the controller points at the newest
@@ -23,7 +20,6 @@ type BlueGreenStrategy struct {
 	// promotion; it is scaled to spec.replicas before the switch. Unset runs
 	// the full spec.replicas.
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	PreviewReplicaCount *int32 `json:"previewReplicaCount,omitempty"`
 
 	// AutoPromotionEnabled promotes the new ReplicaSet as soon as it is ready

@@ -9,11 +9,6 @@ import (
 // CanaryStrategy moves a Rollout to a new version by growing a canary
 // ReplicaSet step by step while the stable ReplicaSet keeps serving. Without
 // steps it behaves like a Deployment's rolling update.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.canaryService) || !has(self.stableService) || size(self.canaryService) == 0 || self.canaryService != self.stableService",message="spec.strategy.canary.canaryService and spec.strategy.canary.stableService must name different Services"
-// +kubebuilder:validation:XValidation:rule="!(has(self.maxSurge) && has(self.maxUnavailable) && (type(self.maxSurge) == int ? self.maxSurge == 0 : self.maxSurge == '0%') && (type(self.maxUnavailable) == int ? self.maxUnavailable == 0 : self.maxUnavailable == '0%'))",message="spec.strategy.canary.maxSurge and spec.strategy.canary.maxUnavailable cannot both be 0"
-// +kubebuilder:validation:XValidation:rule="!has(self.steps) || self.steps.all(s, !(has(s.setWeight)) || s.setWeight <= (has(self.trafficRouting) && has(self.trafficRouting.maxTrafficWeight) ? self.trafficRouting.maxTrafficWeight : 100))",fieldPath=".steps",message="spec.strategy.canary.steps[*].setWeight must be between 0 and spec.strategy.canary.trafficRouting.maxTrafficWeight (100 when unset)"
-// +kubebuilder:validation:XValidation:rule="!has(self.steps) || self.steps.all(s, !(has(s.setCanaryScale) && has(s.setCanaryScale.weight)) || s.setCanaryScale.weight <= (has(self.trafficRouting) && has(self.trafficRouting.maxTrafficWeight) ? self.trafficRouting.maxTrafficWeight : 100))",fieldPath=".steps",message="spec.strategy.canary.steps[*].setCanaryScale.weight must be between 0 and spec.strategy.canary.trafficRouting.maxTrafficWeight (100 when unset)"
 type CanaryStrategy struct {
 	// CanaryService is the Service the controller points at the canary pods
 	// only. Required for traffic routing (except pingPong).
@@ -29,7 +24,6 @@ type CanaryStrategy struct {
 	// behaves like a rolling update bounded by maxSurge and maxUnavailable.
 	// Steps are skipped on the Rollout's first deploy.
 	// +optional
-	// +kubebuilder:validation:MaxItems=1000
 	Steps []CanaryStep `json:"steps,omitempty"`
 
 	// TrafficRouting splits traffic with an ingress controller, service mesh
@@ -102,7 +96,6 @@ type CanaryStrategy struct {
 	// with a traffic-routed canary, for availability. Defaults to 1
 	// (DefaultMinPodsPerReplicaSet).
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	MinPodsPerReplicaSet *int32 `json:"minPodsPerReplicaSet,omitempty"`
 
 	// ReplicaProgressThreshold is how much of a step's desired canary must be
@@ -151,7 +144,6 @@ type CanaryStep struct {
 	// of pods (without it), in percent or, with
 	// trafficRouting.maxTrafficWeight, in units of that total.
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	SetWeight *int32 `json:"setWeight,omitempty"`
 
 	// Pause stops the update for a duration, or until promoted when no
@@ -193,8 +185,6 @@ type RolloutPause struct {
 	// duration string such as 30s, 10m or 1h. Unset pauses until promoted.
 	// +optional
 	// +kubebuilder:validation:XIntOrString
-	// +kubebuilder:validation:MaxLength=64
-	// +kubebuilder:validation:XValidation:rule="type(self) == int ? self >= 0 : self.matches('^([0-9]+([.][0-9]+)?(ns|us|µs|ms|s|m|h))+$') || self.matches('^[0-9]+$')",message="pause.duration must be an integer number of seconds or a duration string such as 30s or 1h"
 	Duration *intstr.IntOrString `json:"duration,omitempty"`
 }
 
@@ -203,11 +193,9 @@ type SetCanaryScale struct {
 	// Weight scales the canary to this share of spec.replicas (percent, or
 	// units of maxTrafficWeight).
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	Weight *int32 `json:"weight,omitempty"`
 	// Replicas scales the canary to this many pods.
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	Replicas *int32 `json:"replicas,omitempty"`
 	// MatchTrafficWeight returns to the default: the canary's scale follows
 	// its traffic weight.
@@ -259,8 +247,6 @@ type SetMirrorRoute struct {
 	Match []RouteMatch `json:"match,omitempty"`
 	// Percentage of matching requests to mirror.
 	// +optional
-	// +kubebuilder:validation:Minimum=0
-	// +kubebuilder:validation:Maximum=100
 	Percentage *int32 `json:"percentage,omitempty"`
 }
 

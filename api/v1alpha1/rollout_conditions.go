@@ -38,6 +38,7 @@ const (
 	// Events only.
 	RolloutReasonUpdated                = "RolloutUpdated"
 	RolloutReasonStepCompleted          = "RolloutStepCompleted"
+	RolloutReasonSkipSteps              = "SkipSteps"
 	RolloutReasonTrafficWeightUpdated   = "TrafficWeightUpdated"
 	RolloutReasonScalingReplicaSet      = "ScalingReplicaSet"
 	RolloutReasonDeleted                = "RolloutDeleted"

@@ -55,9 +55,7 @@ type ManagedRoute struct {
 }
 
 // IstioTrafficRouting routes with Istio. Set virtualService or
-// virtualServices, not both.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.virtualService) && has(self.virtualServices))",message="spec.strategy.canary.trafficRouting.istio: set virtualService or virtualServices, not both"
+// virtualServices, not both (the controller reports both as InvalidSpec).
 type IstioTrafficRouting struct {
 	// VirtualService is the one VirtualService to update.
 	// +optional
@@ -118,9 +116,7 @@ type IstioDestinationRule struct {
 }
 
 // NginxTrafficRouting routes with the NGINX Ingress Controller. Set
-// stableIngress or stableIngresses, not both.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.stableIngress) && size(self.stableIngress) > 0 && has(self.stableIngresses) && size(self.stableIngresses) > 0)",message="spec.strategy.canary.trafficRouting.nginx: set stableIngress or stableIngresses, not both"
+// stableIngress or stableIngresses, not both (the controller reports both as InvalidSpec).
 type NginxTrafficRouting struct {
 	// AnnotationPrefix is the controller's annotation prefix. Defaults to
 	// nginx.ingress.kubernetes.io (DefaultNginxAnnotationPrefix).

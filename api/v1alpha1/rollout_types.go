@@ -55,7 +55,7 @@ type RolloutSpec struct {
 	// must match the template's labels (or the labels of the workload named
 	// by workloadRef) and cannot change after creation.
 	// +optional
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec.selector is immutable"
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message=".spec.selector is immutable"
 	Selector *metav1.LabelSelector `json:"selector,omitempty"`
 
 	// Template describes the pods the Rollout creates, as in a Deployment.
@@ -158,7 +158,6 @@ type RollbackWindowSpec struct {
 	// Revisions is how many of the most recent revisions a rollback may
 	// return to without running steps or analysis.
 	// +optional
-	// +kubebuilder:validation:Minimum=0
 	Revisions int32 `json:"revisions,omitempty"`
 }
 
@@ -177,8 +176,6 @@ type AnalysisRunStrategy struct {
 }
 
 // RolloutStrategy holds exactly one update strategy.
-//
-// +kubebuilder:validation:XValidation:rule="has(self.canary) != has(self.blueGreen)",message="spec.strategy: exactly one of canary or blueGreen must be set"
 type RolloutStrategy struct {
 	// BlueGreen runs the new version beside the old one and switches the
 	// active Service to it at promotion.
@@ -201,8 +198,6 @@ type PodTemplateMetadata struct {
 
 // AntiAffinity asks the scheduler to keep the new ReplicaSet's pods off the
 // nodes running the previous ReplicaSet's pods. Set only one of the two.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.requiredDuringSchedulingIgnoredDuringExecution) && has(self.preferredDuringSchedulingIgnoredDuringExecution))",message="antiAffinity: set only one of requiredDuringSchedulingIgnoredDuringExecution or preferredDuringSchedulingIgnoredDuringExecution"
 type AntiAffinity struct {
 	// PreferredDuringSchedulingIgnoredDuringExecution adds a weighted,
 	// preferred pod anti-affinity term.
@@ -219,8 +214,6 @@ type AntiAffinity struct {
 type PreferredDuringSchedulingIgnoredDuringExecution struct {
 	// Weight of the preferred anti-affinity term, 1 to 100.
 	// +required
-	// +kubebuilder:validation:Minimum=1
-	// +kubebuilder:validation:Maximum=100
 	Weight int32 `json:"weight"`
 }
 

@@ -24,10 +24,21 @@ func Validate(ex *rampv1.Experiment) string {
 	if msg := CheckNames("spec.templates", "template", names); msg != "" {
 		return msg
 	}
+	for _, f := range []struct {
+		field string
+		v     *int32
+	}{{"spec.progressDeadlineSeconds", s.ProgressDeadlineSeconds}, {"spec.scaleDownDelaySeconds", s.ScaleDownDelaySeconds}} {
+		if f.v != nil && *f.v < 0 {
+			return fmt.Sprintf("%s: %d must not be negative", f.field, *f.v)
+		}
+	}
 	for i, t := range s.Templates {
 		path := fmt.Sprintf("spec.templates[%d]", i)
 		if t.Replicas != nil && *t.Replicas < 0 {
 			return fmt.Sprintf("%s.replicas: %d must not be negative", path, *t.Replicas)
+		}
+		if t.MinReadySeconds < 0 {
+			return fmt.Sprintf("%s.minReadySeconds: %d must not be negative", path, t.MinReadySeconds)
 		}
 		sel, err := metav1.LabelSelectorAsSelector(t.Selector)
 		switch {

@@ -1,5 +1,5 @@
 // Package lint checks manifests offline, before they are applied: what the
-// API server's schema and CEL rules would reject for Ramp's kinds, what this
+// API server would reject for Ramp's kinds (unknown fields, wrong types), what this
 // version of Ramp cannot run (plan.ValidateRollout, the controller's own
 // checks), and pitfalls known from the field that apply cleanly but do not do
 // what their author expects (an HPA that over-counts or cannot compute, a

@@ -99,8 +99,8 @@ func HasErrors(fs []Finding) bool {
 	return false
 }
 
-// Lint checks decoded objects: each Rollout on its own (schema, CEL and
-// plan.ValidateRollout errors; blue-green and header-route warnings), and
+// Lint checks decoded objects: each Rollout on its own (plan.ValidateRollout
+// errors; blue-green and header-route warnings), and
 // HPAs and Argo CD hooks against the Rollouts among objects. Objects of
 // kinds it does not know are ignored.
 func Lint(objects []Object) []Finding {
@@ -120,19 +120,13 @@ func Lint(objects []Object) []Finding {
 	return ix.out
 }
 
-// rolloutErrors reports what admission would reject, then what the
-// controller would report as InvalidSpec, once per field.
+// rolloutErrors reports what the controller would report as InvalidSpec
+// (plan.ValidateRollout: value rules upstream's CRD schema leaves to the
+// controller, then what this version cannot run). Unknown fields and wrong
+// types, which admission rejects, are found while decoding.
 func (ix *index) rolloutErrors(r rolloutDoc) {
-	seen := map[string]bool{}
-	for _, p := range schemaProblems(r.ro) {
-		seen[p.field] = true
-		ix.add(r.obj, Error, p.field, p.msg)
-	}
 	for _, msg := range plan.ValidateRollout(r.ro) {
 		field, rest := splitField(msg)
-		if seen[field] {
-			continue
-		}
 		// A feature this version cannot run yet is a warning: the manifest is
 		// right, and the controller will report InvalidSpec until it can.
 		sev := Error

@@ -75,10 +75,15 @@ func ValidateSteps(ro *rampv1.Rollout) string {
 	return first(stepProblems(ro))
 }
 
-// strategyProblems lists every step problem, then analysis without a
-// template.
+// strategyProblems lists the spec's value rules, then routing and step
+// problems, then analysis without a template.
 func strategyProblems(ro *rampv1.Rollout) []string {
-	out := append(routingProblems(ro.Spec.Strategy.Canary), stepProblems(ro)...)
+	out := specProblems(ro)
+	if s := ro.Spec.Strategy; (s.Canary == nil) == (s.BlueGreen == nil) {
+		return out // no single strategy to check further
+	}
+	out = append(out, routingProblems(ro.Spec.Strategy.Canary)...)
+	out = append(out, stepProblems(ro)...)
 	out = append(out, metadataProblems(ro)...)
 	none := func(path string, a *rampv1.RolloutAnalysis) {
 		if a != nil && len(a.Templates) == 0 {
@@ -131,8 +136,8 @@ func stepProblems(ro *rampv1.Rollout) []string {
 		}
 		switch {
 		case s.Pause != nil:
-			if _, err := PauseDuration(s.Pause.Duration); err != nil {
-				out = append(out, path+"."+err.Error())
+			if msg := pauseProblem(path, s.Pause.Duration); msg != "" {
+				out = append(out, msg)
 			}
 		case s.SetHeaderRoute != nil || s.SetMirrorRoute != nil:
 			if msg := managedRouteProblem(c, path, s); msg != "" {

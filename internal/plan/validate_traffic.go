@@ -24,9 +24,6 @@ func routingProblems(c *rampv1.CanaryStrategy) []string {
 	if c.StableService == "" {
 		out = append(out, "spec.strategy.canary.stableService: required with trafficRouting")
 	}
-	if c.CanaryService != "" && c.CanaryService == c.StableService {
-		out = append(out, "spec.strategy.canary.canaryService: must differ from stableService")
-	}
 	return out
 }
 

@@ -86,10 +86,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if w.collision {
 		return ctrl.Result{}, r.bumpCollisionCount(ctx, ro) // the status update triggers the next pass
 	}
-	strategy := plan.Canary
-	if ro.Spec.Strategy.BlueGreen != nil {
-		strategy = plan.BlueGreen
-	}
+	strategy := plan.For(ro)
 	in := w.input(ro, now)
 	in.Traffic = r.heldRoute(ro)
 	out := strategy(in)
