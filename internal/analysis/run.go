@@ -69,7 +69,7 @@ func judge(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, termin
 // change to the run, or a provider's watch for an in-flight measurement
 // without resumeAt, does). A completed run is left alone. It sets:
 //   - startedAt on the first call, completedAt when the run completes;
-//   - Error with "Analysis spec invalid: ..." when ValidateMetrics fails;
+//   - Error with "Analysis spec invalid: ..." when ValidateRun fails;
 //   - each metric's phase (MetricPhase), dryRun flag and message (the last
 //     measurement's message when the phase changes; for a dry-run metric
 //     ended by a limit, "Metric assessed <phase> due to <reason>");
@@ -93,7 +93,7 @@ func Assess(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, now t
 	if status.StartedAt == nil {
 		status.StartedAt = &stamp
 	}
-	if err := ValidateMetrics(spec.Metrics); err != nil {
+	if err := ValidateRun(spec); err != nil {
 		status.Phase, status.Message, status.CompletedAt = rampv1.AnalysisPhaseError, "Analysis spec invalid: "+err.Error(), &stamp
 		return time.Time{}, nil
 	}

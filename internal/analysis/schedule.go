@@ -114,13 +114,13 @@ type Task struct {
 }
 
 // Tasks lists the measurements due at now for the run, in spec order. A
-// completed run has none; an invalid spec (ValidateMetrics) is an error and
+// completed run has none; an invalid spec (ValidateRun) is an error and
 // no measurement is taken (Assess then ends the run in Error).
 func Tasks(spec rampv1.AnalysisRunSpec, status rampv1.AnalysisRunStatus, now time.Time) ([]Task, error) {
 	if status.Phase.Completed() {
 		return nil, nil
 	}
-	if err := ValidateMetrics(spec.Metrics); err != nil {
+	if err := ValidateRun(spec); err != nil {
 		return nil, fmt.Errorf("analysis spec invalid: %w", err)
 	}
 	terminating := Terminating(spec, status)

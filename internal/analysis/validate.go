@@ -122,6 +122,57 @@ func ValidateMetric(m rampv1.Metric) error {
 	case n > 1:
 		return errors.New("multiple providers specified")
 	}
+	return timeoutProblem(m.Provider)
+}
+
+// timeoutProblem reports a negative provider timeout (upstream's CRD admits
+// one; Ramp's no longer rejects it at admission).
+func timeoutProblem(p rampv1.MetricProvider) error {
+	var field string
+	var v int64
+	switch {
+	case p.Prometheus != nil && p.Prometheus.Timeout != nil:
+		field, v = "provider.prometheus.timeout", *p.Prometheus.Timeout
+	case p.Web != nil:
+		field, v = "provider.web.timeoutSeconds", p.Web.TimeoutSeconds
+	case p.NewRelic != nil && p.NewRelic.Timeout != nil:
+		field, v = "provider.newRelic.timeout", *p.NewRelic.Timeout
+	}
+	if v < 0 {
+		return fmt.Errorf("%s: %d must not be negative", field, v)
+	}
+	return nil
+}
+
+// ValidateRun is ValidateMetrics plus the run-wide fields: a
+// measurementRetention limit and a ttlStrategy must not be negative.
+func ValidateRun(spec rampv1.AnalysisRunSpec) error {
+	if err := ValidateMetrics(spec.Metrics); err != nil {
+		return err
+	}
+	return ValidateRunFields(spec.MeasurementRetention, spec.TTLStrategy)
+}
+
+// ValidateRunFields reports a negative measurementRetention limit or
+// ttlStrategy duration, naming the field.
+func ValidateRunFields(retention []rampv1.MeasurementRetention, ttl *rampv1.TTLStrategy) error {
+	for i, r := range retention {
+		if r.Limit < 0 {
+			return fmt.Errorf("measurementRetention[%d].limit: %d must not be negative", i, r.Limit)
+		}
+	}
+	if ttl == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    *int32
+	}{{"secondsAfterCompletion", ttl.SecondsAfterCompletion}, {"secondsAfterFailure", ttl.SecondsAfterFailure},
+		{"secondsAfterSuccess", ttl.SecondsAfterSuccess}} {
+		if f.v != nil && *f.v < 0 {
+			return fmt.Errorf("ttlStrategy.%s: %d must not be negative", f.name, *f.v)
+		}
+	}
 	return nil
 }
 

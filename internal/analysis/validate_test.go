@@ -47,11 +47,46 @@ func TestValidateMetrics(t *testing.T) {
 		{"plugin provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
 			Plugin: map[string]apiextensionsv1.JSON{"acme/metric": {Raw: []byte(`{}`)}}}))}, ""},
 		{"job provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{Job: &rampv1.JobMetric{}}))}, ""},
+		{"negative prometheus timeout", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			Prometheus: &rampv1.PrometheusMetric{Timeout: ptrInt64(-1)}}))}, "metrics[0]: provider.prometheus.timeout: -1 must not be negative"},
+		{"negative web timeoutSeconds", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			Web: &rampv1.WebMetric{TimeoutSeconds: -5}}))}, "metrics[0]: provider.web.timeoutSeconds: -5 must not be negative"},
+		{"negative newRelic timeout", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			NewRelic: &rampv1.NewRelicMetric{Timeout: ptrInt64(-1)}}))}, "metrics[0]: provider.newRelic.timeout: -1 must not be negative"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := ValidateMetrics(c.metrics)
 			if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 				t.Fatalf("ValidateMetrics = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+func ptrInt64(v int64) *int64 { return &v }
+
+// TestValidateRun: the run-wide fields upstream's CRD admits negative end
+// the run in Error, naming the field.
+func TestValidateRun(t *testing.T) {
+	neg := int32(-1)
+	for _, c := range []struct {
+		name string
+		edit func(*rampv1.AnalysisRunSpec)
+		want string
+	}{
+		{"valid", func(*rampv1.AnalysisRunSpec) {}, ""},
+		{"negative retention", func(s *rampv1.AnalysisRunSpec) {
+			s.MeasurementRetention = []rampv1.MeasurementRetention{{MetricName: "m", Limit: 2}, {MetricName: "n", Limit: -1}}
+		}, "measurementRetention[1].limit: -1 must not be negative"},
+		{"negative ttl", func(s *rampv1.AnalysisRunSpec) { s.TTLStrategy = &rampv1.TTLStrategy{SecondsAfterFailure: &neg} },
+			"ttlStrategy.secondsAfterFailure: -1 must not be negative"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := rampv1.AnalysisRunSpec{Metrics: []rampv1.Metric{spec()}}
+			c.edit(&s)
+			err := ValidateRun(s)
+			if (c.want == "") != (err == nil) || (err != nil && err.Error() != c.want) {
+				t.Fatalf("ValidateRun = %v, want %q", err, c.want)
 			}
 		})
 	}

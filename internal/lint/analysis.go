@@ -16,6 +16,9 @@ var servedProviders = map[string]bool{"prometheus": true, "web": true, "job": tr
 // durations, one provider), conditions that do not compile, and providers
 // this version does not run (a warning).
 func (ix *index) analysisTemplate(o *Object, spec *rampv1.AnalysisTemplateSpec) {
+	if err := analysis.ValidateRunFields(spec.MeasurementRetention, nil); err != nil {
+		ix.add(o, Error, "spec."+fieldPrefix.FindString(err.Error()), fmt.Sprintf("%v (every run of this template ends in Error)", err))
+	}
 	ev := analysis.NewEvaluator()
 	for i, m := range spec.Metrics {
 		field := fmt.Sprintf("spec.metrics[%d]", i)

@@ -132,8 +132,8 @@ func (r *Reconciler) expire(ctx context.Context, run *rampv1.AnalysisRun, now ti
 	case run.Status.Phase != rampv1.AnalysisPhaseSuccessful && ttl.SecondsAfterFailure != nil:
 		secs = ttl.SecondsAfterFailure
 	}
-	if secs == nil {
-		return ctrl.Result{}, nil
+	if secs == nil || *secs < 0 {
+		return ctrl.Result{}, nil // a negative TTL ended the run in Error (analysis.ValidateRun): keep it to be read
 	}
 	if wait := run.Status.CompletedAt.Add(time.Duration(*secs) * time.Second).Sub(now); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
