@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // TestAdmission: every argoproj.io object in upstream's own example and e2e
@@ -187,4 +189,235 @@ func jobRejects(ctx context.Context, ns string, obj *unstructured.Unstructured) 
 		}
 	}
 	return false
+}
+
+// admissionRule is one manifest that breaks exactly one of the value rules
+// Ramp's CRDs once enforced with markers (api/v1alpha1), or the valid
+// baseline; edit changes a copy of base.
+type admissionRule struct {
+	name string
+	base string // a YAML object from admissionBases
+	edit func(o map[string]any)
+}
+
+// admissionBases are valid objects both API servers admit.
+var admissionBases = map[string]string{
+	"canary": `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: rules-canary}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: rules}}
+  template:
+    metadata: {labels: {app: rules}}
+    spec: {containers: [{name: app, image: nginx:1.25}]}
+  strategy:
+    canary:
+      canaryService: canary
+      stableService: stable
+      steps: [{setWeight: 20}, {pause: {duration: 10}}]`,
+	"bluegreen": `apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: rules-bluegreen}
+spec:
+  selector: {matchLabels: {app: rules}}
+  template:
+    metadata: {labels: {app: rules}}
+    spec: {containers: [{name: app, image: nginx:1.25}]}
+  strategy:
+    blueGreen: {activeService: active, previewService: preview}`,
+	"template": `apiVersion: argoproj.io/v1alpha1
+kind: AnalysisTemplate
+metadata: {name: rules-template}
+spec:
+  metrics:
+  - name: m
+    provider:
+      prometheus: {address: "http://prometheus:9090", query: "up"}`,
+	"run": `apiVersion: argoproj.io/v1alpha1
+kind: AnalysisRun
+metadata: {name: rules-run}
+spec:
+  metrics:
+  - name: m
+    provider:
+      web: {url: "http://example.com"}`,
+	"experiment": `apiVersion: argoproj.io/v1alpha1
+kind: Experiment
+metadata: {name: rules-experiment}
+spec:
+  templates:
+  - name: baseline
+    selector: {matchLabels: {app: rules}}
+    template:
+      metadata: {labels: {app: rules}}
+      spec: {containers: [{name: app, image: nginx:1.25}]}`,
+}
+
+// set returns an edit that sets the value at a dotted path ("steps.0"
+// indexes a list).
+func set(path string, v any) func(map[string]any) {
+	return func(o map[string]any) { setPath(o, strings.Split(path, "."), v) }
+}
+
+func setPath(node any, path []string, v any) {
+	switch n := node.(type) {
+	case map[string]any:
+		if len(path) == 1 {
+			n[path[0]] = v
+			return
+		}
+		if _, ok := n[path[0]]; !ok {
+			n[path[0]] = map[string]any{}
+		}
+		setPath(n[path[0]], path[1:], v)
+	case []any:
+		i, _ := strconv.Atoi(path[0])
+		if len(path) == 1 {
+			n[i] = v
+			return
+		}
+		setPath(n[i], path[1:], v)
+	}
+}
+
+// admissionRules: one case per marker Ramp's CRDs carried (see git history
+// of api/v1alpha1), each breaking exactly that rule, plus the baselines.
+var admissionRules = []admissionRule{
+	{"baseline canary", "canary", nil},
+	{"baseline blueGreen", "bluegreen", nil},
+	{"baseline AnalysisTemplate", "template", nil},
+	{"baseline AnalysisRun", "run", nil},
+	{"baseline Experiment", "experiment", nil},
+	// Rollout
+	{"no strategy", "canary", set("spec.strategy", map[string]any{})},
+	{"both strategies", "canary", set("spec.strategy.blueGreen", map[string]any{"activeService": "active"})},
+	{"canaryService = stableService", "canary", set("spec.strategy.canary.canaryService", "stable")},
+	{"maxSurge and maxUnavailable 0", "canary", func(o map[string]any) {
+		set("spec.strategy.canary.maxSurge", int64(0))(o)
+		set("spec.strategy.canary.maxUnavailable", "0%")(o)
+	}},
+	{"setWeight above 100", "canary", set("spec.strategy.canary.steps.0.setWeight", int64(101))},
+	{"setWeight negative", "canary", set("spec.strategy.canary.steps.0.setWeight", int64(-1))},
+	{"setCanaryScale.weight above 100", "canary", set("spec.strategy.canary.steps.0", map[string]any{"setCanaryScale": map[string]any{"weight": int64(101)}})},
+	{"setCanaryScale.weight negative", "canary", set("spec.strategy.canary.steps.0", map[string]any{"setCanaryScale": map[string]any{"weight": int64(-1)}})},
+	{"setCanaryScale.replicas negative", "canary", set("spec.strategy.canary.steps.0", map[string]any{"setCanaryScale": map[string]any{"replicas": int64(-1)}})},
+	{"more than 1000 steps", "canary", func(o map[string]any) {
+		steps := make([]any, 1001)
+		for i := range steps {
+			steps[i] = map[string]any{"setWeight": int64(10)}
+		}
+		set("spec.strategy.canary.steps", steps)(o)
+	}},
+	{"pause.duration negative", "canary", set("spec.strategy.canary.steps.1.pause.duration", int64(-5))},
+	{"pause.duration not a duration", "canary", set("spec.strategy.canary.steps.1.pause.duration", "10x")},
+	{"pause.duration longer than 64", "canary", set("spec.strategy.canary.steps.1.pause.duration", strings.Repeat("1s", 33))},
+	{"setMirrorRoute.percentage above 100", "canary", set("spec.strategy.canary.steps.0", map[string]any{"setMirrorRoute": map[string]any{"name": "m", "percentage": int64(101)}})},
+	{"setMirrorRoute.percentage negative", "canary", set("spec.strategy.canary.steps.0", map[string]any{"setMirrorRoute": map[string]any{"name": "m", "percentage": int64(-1)}})},
+	{"minPodsPerReplicaSet negative", "canary", set("spec.strategy.canary.minPodsPerReplicaSet", int64(-1))},
+	{"analysis.startingStep negative", "canary", set("spec.strategy.canary.analysis", map[string]any{
+		"templates": []any{map[string]any{"templateName": "t"}}, "startingStep": int64(-1)})},
+	{"istio virtualService and virtualServices", "canary", set("spec.strategy.canary.trafficRouting", map[string]any{"istio": map[string]any{
+		"virtualService": map[string]any{"name": "a"}, "virtualServices": []any{map[string]any{"name": "b"}}}})},
+	{"nginx stableIngress and stableIngresses", "canary", set("spec.strategy.canary.trafficRouting", map[string]any{"nginx": map[string]any{
+		"stableIngress": "a", "stableIngresses": []any{"b"}}})},
+	{"antiAffinity both kinds", "canary", set("spec.strategy.canary.antiAffinity", map[string]any{
+		"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{},
+		"preferredDuringSchedulingIgnoredDuringExecution": map[string]any{"weight": int64(50)}})},
+	{"antiAffinity weight 0", "canary", set("spec.strategy.canary.antiAffinity.preferredDuringSchedulingIgnoredDuringExecution", map[string]any{"weight": int64(0)})},
+	{"antiAffinity weight 101", "canary", set("spec.strategy.canary.antiAffinity.preferredDuringSchedulingIgnoredDuringExecution", map[string]any{"weight": int64(101)})},
+	{"rollbackWindow.revisions negative", "canary", set("spec.rollbackWindow", map[string]any{"revisions": int64(-1)})},
+	{"activeService empty", "bluegreen", set("spec.strategy.blueGreen.activeService", "")},
+	{"activeService missing", "bluegreen", func(o map[string]any) {
+		delete(o["spec"].(map[string]any)["strategy"].(map[string]any)["blueGreen"].(map[string]any), "activeService")
+	}},
+	{"previewService = activeService", "bluegreen", set("spec.strategy.blueGreen.previewService", "active")},
+	{"previewReplicaCount negative", "bluegreen", set("spec.strategy.blueGreen.previewReplicaCount", int64(-1))},
+	// AnalysisTemplate and AnalysisRun
+	{"prometheus timeout negative", "template", set("spec.metrics.0.provider.prometheus.timeout", int64(-1))},
+	{"web timeoutSeconds negative", "template", set("spec.metrics.0.provider", map[string]any{"web": map[string]any{"url": "http://x", "timeoutSeconds": int64(-1)}})},
+	{"web jsonBody not an object", "template", set("spec.metrics.0.provider", map[string]any{"web": map[string]any{"url": "http://x", "jsonBody": "text"}})},
+	{"newRelic timeout negative", "template", set("spec.metrics.0.provider", map[string]any{"newRelic": map[string]any{"query": "q", "timeout": int64(-1)}})},
+	{"datadog apiVersion v3", "template", set("spec.metrics.0.provider", map[string]any{"datadog": map[string]any{"query": "q", "apiVersion": "v3"}})},
+	{"datadog aggregator median", "template", set("spec.metrics.0.provider", map[string]any{"datadog": map[string]any{"query": "q", "apiVersion": "v2", "aggregator": "median"}})},
+	{"measurementRetention limit negative", "template", set("spec.measurementRetention", []any{map[string]any{"metricName": "m", "limit": int64(-1)}})},
+	{"ttlStrategy.secondsAfterCompletion negative", "run", set("spec.ttlStrategy", map[string]any{"secondsAfterCompletion": int64(-1)})},
+	{"ttlStrategy.secondsAfterFailure negative", "run", set("spec.ttlStrategy", map[string]any{"secondsAfterFailure": int64(-1)})},
+	{"ttlStrategy.secondsAfterSuccess negative", "run", set("spec.ttlStrategy", map[string]any{"secondsAfterSuccess": int64(-1)})},
+	// Experiment
+	{"experiment progressDeadlineSeconds negative", "experiment", set("spec.progressDeadlineSeconds", int64(-1))},
+	{"experiment scaleDownDelaySeconds negative", "experiment", set("spec.scaleDownDelaySeconds", int64(-1))},
+	{"experiment template replicas negative", "experiment", set("spec.templates.0.replicas", int64(-1))},
+	{"experiment template minReadySeconds negative", "experiment", set("spec.templates.0.minReadySeconds", int64(-1))},
+}
+
+// TestAdmissionRules sends each admissionRules manifest (dry run) to both
+// API servers: Ramp may reject only what upstream's CRDs reject (or a pod
+// template Kubernetes rejects in a Deployment or Job), and must reject all
+// of it. The baselines must be admitted by both. Then it changes a stored
+// Rollout's selector: both reject the update (upstream's CRD has the same
+// transition rule).
+func TestAdmissionRules(t *testing.T) {
+	ctx := context.Background()
+	const ns = "c-admission-rules"
+	for _, s := range []*side{rampSide, upstreamSide} {
+		_, _ = s.run(ctx, "", cfg.kubectl, "create", "namespace", ns)
+		t.Cleanup(func() { _, _ = s.run(context.Background(), "", cfg.kubectl, "delete", "namespace", ns, "--wait=false") })
+	}
+	for _, rule := range admissionRules {
+		var m map[string]any
+		if err := sigsyaml.Unmarshal([]byte(admissionBases[rule.base]), &m); err != nil {
+			t.Fatalf("%s: %v", rule.base, err)
+		}
+		if rule.edit != nil {
+			rule.edit(m)
+		}
+		obj := &unstructured.Unstructured{Object: m}
+		rampErr, upErr := dryRun(ctx, rampSide, ns, obj), dryRun(ctx, upstreamSide, ns, obj)
+		verdict := func(err error) string {
+			if err != nil {
+				return "rejects"
+			}
+			return "admits"
+		}
+		t.Logf("%-45s ramp %s, upstream %s", rule.name, verdict(rampErr), verdict(upErr))
+		switch {
+		case rule.edit == nil && (rampErr != nil || upErr != nil):
+			t.Errorf("%s: the baseline must be admitted by both: ramp %v; upstream %v", rule.name, rampErr, upErr)
+		case rampErr == nil && upErr != nil:
+			t.Errorf("%s: Ramp admits what upstream's CRD rejects: %v", rule.name, upErr)
+		case rampErr != nil && upErr == nil && !deploymentRejects(ctx, ns, obj) && !jobRejects(ctx, ns, obj):
+			t.Errorf("%s: Ramp rejects what upstream admits: %v", rule.name, rampErr)
+		}
+	}
+	t.Run("selector is immutable", func(t *testing.T) { selectorImmutable(t, ctx, ns) })
+}
+
+// selectorImmutable stores the canary baseline on both sides and sends a
+// selector change as a dry-run update.
+func selectorImmutable(t *testing.T, ctx context.Context, ns string) {
+	var m map[string]any
+	if err := sigsyaml.Unmarshal([]byte(admissionBases["canary"]), &m); err != nil {
+		t.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{Object: m}
+	obj.SetName("rules-selector")
+	obj.SetNamespace(ns)
+	for _, s := range []*side{rampSide, upstreamSide} {
+		ri := s.dyn.Resource(gvrRollout).Namespace(ns)
+		stored, err := ri.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			stored, err = ri.Get(ctx, obj.GetName(), metav1.GetOptions{})
+		}
+		if err != nil {
+			t.Fatalf("%s: store the Rollout: %v", s.name, err)
+		}
+		changed := stored.DeepCopy()
+		_ = unstructured.SetNestedStringMap(changed.Object, map[string]string{"app": "rules", "tier": "web"}, "spec", "selector", "matchLabels")
+		_ = unstructured.SetNestedStringMap(changed.Object, map[string]string{"app": "rules", "tier": "web"}, "spec", "template", "metadata", "labels")
+		_, err = ri.Update(ctx, changed, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err == nil || !strings.Contains(err.Error(), "spec.selector is immutable") {
+			t.Errorf("%s: a selector change: got %v, want .spec.selector is immutable", s.name, err)
+		}
+	}
 }
