@@ -322,7 +322,7 @@ var admissionRules = []admissionRule{
 	{"nginx stableIngress and stableIngresses", "canary", set("spec.strategy.canary.trafficRouting", map[string]any{"nginx": map[string]any{
 		"stableIngress": "a", "stableIngresses": []any{"b"}}})},
 	{"antiAffinity both kinds", "canary", set("spec.strategy.canary.antiAffinity", map[string]any{
-		"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{},
+		"requiredDuringSchedulingIgnoredDuringExecution":  map[string]any{},
 		"preferredDuringSchedulingIgnoredDuringExecution": map[string]any{"weight": int64(50)}})},
 	{"antiAffinity weight 0", "canary", set("spec.strategy.canary.antiAffinity.preferredDuringSchedulingIgnoredDuringExecution", map[string]any{"weight": int64(0)})},
 	{"antiAffinity weight 101", "canary", set("spec.strategy.canary.antiAffinity.preferredDuringSchedulingIgnoredDuringExecution", map[string]any{"weight": int64(101)})},
