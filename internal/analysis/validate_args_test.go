@@ -66,3 +66,4 @@ func TestResolveKnownKeepsSecrets(t *testing.T) {
 		t.Error("ResolveKnown changed its input")
 	}
 }
+

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -140,11 +139,21 @@ func (r *base) abortDetail() string {
 	return ""
 }
 
+// analysisDetail is why a Failed or Error run aborted the update.
 func analysisDetail(run *Run) string {
+	d := runRoleDetail[run.Type] + " analysis phase error/failed"
 	if run.Message != "" {
-		return run.Message
+		d += ": " + run.Message
 	}
-	return fmt.Sprintf("AnalysisRun %s ended %s", run.Name, run.Phase)
+	return d
+}
+
+// runRoleDetail names a run's role in an abort message, as upstream words it.
+var runRoleDetail = map[RunType]string{
+	RunStep:          "Step-based",
+	RunBackground:    "Background",
+	RunPrePromotion:  "Blue/green pre-promotion",
+	RunPostPromotion: "Blue/green post-promotion",
 }
 
 // terminateRuns asks to stop every run still running that this pass does
@@ -169,4 +178,38 @@ func orPending(p rampv1.AnalysisPhase) rampv1.AnalysisPhase {
 		return rampv1.AnalysisPhasePending
 	}
 	return p
+}
+
+// analysisEvents tells each change of a run's phase in the status, as
+// upstream: AnalysisRun<Phase> (Warning for Failed and Error) when the run
+// recorded for a role moved to another phase, or a role without a recorded
+// run now has one. The step run is told by stepRunEvent, before
+// forgetStepAnalysis drops it.
+func (r *base) analysisEvents() {
+	old, s := &r.ro.Status, &r.s
+	r.runEvent("PostPromotion", old.BlueGreen.PostPromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus)
+	r.runEvent("PrePromotion", old.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PrePromotionAnalysisRunStatus)
+	r.runEvent("Background", old.Canary.CurrentBackgroundAnalysisRunStatus, s.Canary.CurrentBackgroundAnalysisRunStatus)
+}
+
+func (r *base) stepRunEvent() {
+	r.runEvent("Step", r.ro.Status.Canary.CurrentStepAnalysisRunStatus, r.s.Canary.CurrentStepAnalysisRunStatus)
+}
+
+func (r *base) runEvent(role string, old, cur *rampv1.RolloutAnalysisRunStatus) {
+	if cur == nil || cur.Name == "" || cur.Status == "" {
+		return
+	}
+	if old != nil && (old.Name != cur.Name || old.Status == cur.Status) {
+		return
+	}
+	prev := "NoPreviousStatus"
+	if old != nil {
+		prev = string(old.Status)
+	}
+	emit := r.out.event
+	if cur.Status == rampv1.AnalysisPhaseFailed || cur.Status == rampv1.AnalysisPhaseError {
+		emit = r.out.warn
+	}
+	emit("AnalysisRun"+string(cur.Status), "%s Analysis Run '%s' Status New: '%s' Previous: '%s'", role, cur.Name, cur.Status, prev)
 }

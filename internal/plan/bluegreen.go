@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"sort"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -46,6 +47,7 @@ func BlueGreen(in Input) Output {
 	r.conditions(0, r.healthy())
 	r.hpaAccounting(true, rampv1.HPAReasonActiveOnly, "it counts and scales only the active ReplicaSet (the /scale selector carries the active hash); the preview is not counted")
 	r.phase(r.healthy())
+	r.analysisEvents()
 	r.quiet()
 	r.out.Status = r.s
 	return r.out
@@ -60,6 +62,7 @@ func (r *blueGreenRun) trackRevision() {
 		s.CurrentPodHash = r.in.NewHash
 		s.PauseConditions, s.ControllerPause, s.Abort, s.AbortedAt, s.PromoteFull = nil, false, false, nil, false
 		s.BlueGreen.ScaleUpPreviewCheckPoint = false
+		s.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus = nil, nil
 		if first {
 			s.StableRS = r.in.NewHash
 		}
@@ -105,7 +108,21 @@ func (r *blueGreenRun) previewSize() int32 {
 // on at once. status.blueGreen.scaleUpPreviewCheckPoint records the decision.
 func (r *blueGreenRun) promotionGate() {
 	s, nw := &r.s, r.in.New
-	if s.BlueGreen.ScaleUpPreviewCheckPoint || nw == nil || nw.Spec != r.previewSize() || nw.Available < r.previewSize() {
+	if s.BlueGreen.ScaleUpPreviewCheckPoint || nw == nil {
+		return
+	}
+	// Back to a ReplicaSet still waiting out its scale-down delay (an undo
+	// within the delay): promotion goes on without a pause, as upstream. A
+	// retry is no way back: the aborted ReplicaSet's deadline does not skip
+	// the pause the update asked for.
+	retrying := r.ro.Status.AbortedAt != nil && !r.ro.Status.Abort
+	if nw.ScaleDownAt != nil && !r.aborted && !retrying {
+		s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonBlueGreenPause)
+		s.ControllerPause = len(s.PauseConditions) > 0
+		s.BlueGreen.ScaleUpPreviewCheckPoint = true
+		return
+	}
+	if nw.Spec != r.previewSize() || nw.Available < r.previewSize() {
 		return
 	}
 	// autoPromotionSeconds only applies when autoPromotionEnabled is true (as
@@ -165,8 +182,13 @@ func (r *blueGreenRun) scale() {
 		}
 	}
 	active := r.s.BlueGreen.ActiveSelector
+	// Newest first: scaleDownDelayRevisionLimit keeps the most recent old
+	// ReplicaSets up; every one with a deadline counts, passed or not (as
+	// upstream).
+	olds := append(derefRS(r.in.Stable), r.in.Others...)
+	sort.SliceStable(olds, func(i, j int) bool { return olds[i].Revision > olds[j].Revision })
 	waiting := 0
-	for _, rs := range append(derefRS(r.in.Stable), r.in.Others...) {
+	for _, rs := range olds {
 		switch {
 		case rs.Hash == active || rs.Hash == r.s.StableRS: // stable differs from active only during post-promotion analysis
 			r.setScale(rs.Name, rs.Spec, r.n)
@@ -177,9 +199,13 @@ func (r *blueGreenRun) scale() {
 		case rs.ScaleDownAt == nil && waiting < r.revisionLimit():
 			waiting++
 			r.setDeadline(rs.Name, now.Add(time.Duration(r.ro.ScaleDownDelaySeconds())*time.Second))
-		case rs.ScaleDownAt != nil && now.Before(*rs.ScaleDownAt) && waiting < r.revisionLimit():
+		case rs.ScaleDownAt != nil && waiting < r.revisionLimit() && now.Before(*rs.ScaleDownAt):
 			waiting++
 			r.out.requeue(rs.ScaleDownAt.Sub(now))
+		case rs.ScaleDownAt != nil:
+			waiting++
+			r.setScale(rs.Name, rs.Spec, 0)
+			r.clearDeadline(rs.Name)
 		default:
 			r.setScale(rs.Name, rs.Spec, 0)
 			if rs.ScaleDownAt != nil {

@@ -40,7 +40,8 @@ func (r *blueGreenRun) promoted() bool {
 // services points the active Service at the active hash (on the very first
 // revision, as soon as its pods exist) and the preview Service at the new
 // ReplicaSet once it is available at its preview size (back to the active
-// one after promotion or on abort).
+// one after promotion; on abort it stays on the aborted ReplicaSet, as
+// upstream).
 func (r *blueGreenRun) services() {
 	s, nw := &r.s, r.in.New
 	activeRS := r.byHash(s.BlueGreen.ActiveSelector)
@@ -49,7 +50,7 @@ func (r *blueGreenRun) services() {
 	}
 	preview := s.BlueGreen.PreviewSelector
 	switch {
-	case r.stable || r.aborted:
+	case r.stable:
 		preview = s.BlueGreen.ActiveSelector
 	case nw != nil && nw.Available >= r.previewSize() && nw.Available > 0:
 		preview = r.in.NewHash

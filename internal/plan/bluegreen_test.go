@@ -97,7 +97,8 @@ func TestBlueGreenAbortAndRetry(t *testing.T) {
 	s.ro.Status.Abort = true
 	s.run("v2", time.Minute)
 	st := s.ro.Status
-	if st.Phase != rampv1.RolloutPhaseDegraded || st.BlueGreen.ActiveSelector != "v1" || st.BlueGreen.PreviewSelector != "v1" || s.rs["v2"].Spec != 0 {
+	// the preview Service stays on the aborted ReplicaSet, as upstream
+	if st.Phase != rampv1.RolloutPhaseDegraded || st.BlueGreen.ActiveSelector != "v1" || st.BlueGreen.PreviewSelector != "v2" || s.rs["v2"].Spec != 0 {
 		t.Fatalf("abort: phase %s active %s preview %s v2=%d", st.Phase, st.BlueGreen.ActiveSelector, st.BlueGreen.PreviewSelector, s.rs["v2"].Spec)
 	}
 	s.ro.Status.Abort = false

@@ -44,6 +44,8 @@ func Canary(in Input) Output {
 	if !r.aborted && !r.stable && !r.ro.Spec.Paused {
 		r.advanceSteps()
 	}
+	r.stepRunEvent()
+	r.forgetStepAnalysis()
 	r.backgroundAnalysis()
 	healthy := r.healthy
 	if r.routed() {
@@ -64,8 +66,12 @@ func Canary(in Input) Output {
 	r.counts()
 	r.routedWeights()
 	r.conditions(r.unavailable, healthy())
+	if r.routed() && healthy() {
+		r.delayedConditions()
+	}
 	r.canaryHPA()
 	r.phase(healthy())
+	r.analysisEvents()
 	r.quiet()
 	r.out.Status = r.s
 	return r.out

@@ -14,6 +14,20 @@ func (r *canaryRun) stepAnalysis(idx int32, a *rampv1.RolloutAnalysis) bool {
 	return r.judgeRun(run, prev)
 }
 
+// forgetStepAnalysis drops the step run's status once the Rollout is no
+// longer at an analysis step (the steps moved on, or the update completed),
+// as upstream; an aborted update keeps it, to say which run aborted it.
+func (r *canaryRun) forgetStepAnalysis() {
+	s := &r.s
+	if s.Abort || s.CurrentStepIndex == nil {
+		return
+	}
+	if idx := int(*s.CurrentStepIndex); idx < len(r.steps) && r.steps[idx].Analysis != nil {
+		return
+	}
+	s.Canary.CurrentStepAnalysisRunStatus = nil
+}
+
 // backgroundAnalysis runs spec.strategy.canary.analysis from startingStep
 // while the update is in progress: Failed or Error aborts it, Inconclusive
 // pauses it. Once the update completes or aborts, the run is terminated

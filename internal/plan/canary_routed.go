@@ -1,7 +1,10 @@
 package plan
 
 import (
+	"fmt"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -228,6 +231,20 @@ func (r *canaryRun) routedHealthy() bool {
 		}
 	}
 	return true
+}
+
+// delayedConditions: once a routed update is stable but older pods still
+// wait out their scale-down delay, the phase is Healthy (routedHealthy) yet
+// the Healthy condition is False and Progressing says ReplicaSetUpdated,
+// as upstream words it (its Healthy condition wants the old pods gone).
+func (r *canaryRun) delayedConditions() {
+	if r.aborted || r.s.Replicas == r.n {
+		return
+	}
+	s, now := &r.s, r.in.Now
+	setCondition(s, rampv1.RolloutHealthy, corev1.ConditionFalse, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageNotHealthy, now, false)
+	setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
+		fmt.Sprintf(rampv1.RolloutMessageProgressing, r.ro.Name), now, false)
 }
 
 // serving is how many available pods a ReplicaSet keeps: never more than

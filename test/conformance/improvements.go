@@ -12,6 +12,7 @@ import (
 type improvement struct {
 	id       string
 	scenario *regexp.Regexp // nil: every scenario
+	step     *regexp.Regexp // the steps it covers (nil: every step)
 	key      *regexp.Regexp // observation keys it covers
 	// match, when set, must also accept the two values ("" when absent).
 	match func(upstream, ramp string) bool
@@ -39,12 +40,30 @@ var improvements = []improvement{
 		scenario: regexp.MustCompile(`^bluegreen-scaledown-0$`),
 		key:      regexp.MustCompile(`^(replicaset/app-H1 replicas spec/ready/available|rollout/app status\.replicas)$`),
 	},
+	{
+		// Retrying an aborted blue-green update within
+		// abortScaleDownDelaySeconds, upstream takes the aborted
+		// ReplicaSet's scale-down deadline for a rollback within the delay
+		// and skips the pause: the update goes live with no promotion
+		// although autoPromotionEnabled is false (after the delay it
+		// pauses). Ramp pauses for promotion either way. The promote that
+		// follows in the scenario makes the two agree again, but the old
+		// ReplicaSet's delay then started at different times.
+		id:       "bluegreen-retry-keeps-pause",
+		scenario: regexp.MustCompile(`^bluegreen-abort-retry$`),
+		step:     regexp.MustCompile(`^(retry|promote)$`),
+		key: regexp.MustCompile(`^(rollout/app (condition (Completed|Healthy|Paused|Progressing)|status\.(blueGreen\.activeSelector|controllerPause|message|pauseConditions|phase|selector|stableRS|replicas))|` +
+			`service/active selector|replicaset/app-H1 (annotation scale-down-deadline|pods' labels|replicas spec/ready/available))$`),
+	},
 }
 
 // explain returns the id of the improvement that covers a difference, or "".
-func explain(scenario, key, upstream string, uok bool, ramp string, rok bool) string {
+func explain(scenario, step, key, upstream string, uok bool, ramp string, rok bool) string {
 	for _, imp := range improvements {
 		if imp.scenario != nil && !imp.scenario.MatchString(scenario) {
+			continue
+		}
+		if imp.step != nil && !imp.step.MatchString(step) {
 			continue
 		}
 		if imp.key.MatchString(key) && (imp.match == nil || imp.match(upstream, ramp)) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -27,6 +28,20 @@ type observation map[string]string
 // world is what the harness reads of one namespace.
 type world struct {
 	rollouts, replicaSets, services, runs, experiments, events []unstructured.Unstructured
+	pods                                                       []unstructured.Unstructured // for conditions, and labels summarized per ReplicaSet
+	// routes are the traffic routers' objects (see routeGVRs), by kind.
+	routes map[string][]unstructured.Unstructured
+}
+
+// routeGVRs are the objects a traffic router writes, read at the version
+// each project documents (the API server converts nothing between these
+// versions: what a controller wrote is what is read).
+var routeGVRs = map[string]schema.GroupVersionResource{
+	"virtualservice":  {Group: "networking.istio.io", Version: "v1alpha3", Resource: "virtualservices"},
+	"destinationrule": {Group: "networking.istio.io", Version: "v1alpha3", Resource: "destinationrules"},
+	"ingress":         {Group: "networking.k8s.io", Version: "v1", Resource: "ingresses"},
+	"trafficsplit":    {Group: "split.smi-spec.io", Version: "v1alpha1", Resource: "trafficsplits"},
+	"httproute":       {Group: "gateway.networking.k8s.io", Version: "v1", Resource: "httproutes"},
 }
 
 func (s *side) read(ctx context.Context, ns string) (*world, error) {
@@ -36,13 +51,24 @@ func (s *side) read(ctx context.Context, ns string) (*world, error) {
 		gvr schema.GroupVersionResource
 	}{
 		{&w.rollouts, gvrRollout}, {&w.replicaSets, gvrReplicaSet}, {&w.services, gvrService},
-		{&w.runs, gvrAnalysisRun}, {&w.experiments, gvrExperiment}, {&w.events, gvrEvent},
+		{&w.runs, gvrAnalysisRun}, {&w.experiments, gvrExperiment}, {&w.events, gvrEvent}, {&w.pods, gvrPod},
 	} {
 		list, err := s.dyn.Resource(l.gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("%s: list %s: %w", s.name, l.gvr.Resource, err)
 		}
 		*l.dst = list.Items
+	}
+	w.routes = map[string][]unstructured.Unstructured{}
+	for kind, gvr := range routeGVRs {
+		list, err := s.dyn.Resource(gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
+		if apierrors.IsNotFound(err) {
+			continue // that version is not served: nothing of it to read
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: list %s: %w", s.name, gvr.Resource, err)
+		}
+		w.routes[kind] = list.Items
 	}
 	return w, nil
 }
@@ -193,6 +219,13 @@ func (w *world) observe(opts observeOpts) observation {
 		for k, v := range ta {
 			put(p+" template annotation "+k, v)
 		}
+		aff, _, _ := unstructured.NestedMap(rs.Object, "spec", "template", "spec", "affinity")
+		if len(aff) > 0 {
+			put(p+" template affinity", aff)
+		}
+		if pl := w.podLabels(rs.GetName()); pl != "" {
+			put(p+" pods' labels", pl)
+		}
 	}
 	for i := range w.services {
 		s := &w.services[i]
@@ -214,9 +247,51 @@ func (w *world) observe(opts observeOpts) observation {
 			meta(p, u)
 			phase, _, _ := unstructured.NestedString(u.Object, "status", "phase")
 			put(p+" status.phase", phase)
+			if set.kind != "analysisrun" {
+				continue
+			}
+			msg, _, _ := unstructured.NestedString(u.Object, "status", "message")
+			put(p+" status.message", msg)
+			mrs, _, _ := unstructured.NestedSlice(u.Object, "status", "metricResults")
+			for _, mr := range mrs {
+				mr, _ := mr.(map[string]any)
+				put(fmt.Sprintf("%s metric %v phase", p, mr["name"]), mr["phase"])
+				if mr["dryRun"] == true {
+					put(fmt.Sprintf("%s metric %v dryRun", p, mr["name"]), "true")
+				}
+			}
+			if ds, ok, _ := unstructured.NestedMap(u.Object, "status", "dryRunSummary"); ok {
+				put(p+" status.dryRunSummary", ds)
+			}
+		}
+	}
+	for kind, items := range w.routes {
+		for i := range items {
+			u := &items[i]
+			p := kind + "/" + u.GetName()
+			meta(p, u)
+			put(p+" spec", u.Object["spec"]) // json.Marshal sorts map keys: canonical
+			put(p+" written as", writtenAs(u))
 		}
 	}
 	return o
+}
+
+// writtenAs lists the API versions in which controllers (not kubectl, which
+// applied the scenario's manifests) wrote the object, "" if none did.
+func writtenAs(u *unstructured.Unstructured) string {
+	seen := map[string]bool{}
+	for _, mf := range u.GetManagedFields() {
+		if !strings.HasPrefix(mf.Manager, "kubectl") {
+			seen[mf.APIVersion] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
 }
 
 // eventReasons lists, sorted, the reasons of the Events about the Rollout.
@@ -242,16 +317,71 @@ func (w *world) eventReasons() string {
 	return strings.Join(out, " ")
 }
 
+// podLabels summarizes the labels of a ReplicaSet's live pods: each distinct
+// label set, sorted, with how many pods carry it ("" without pods).
+func (w *world) podLabels(rs string) string {
+	count := map[string]int{}
+	for _, p := range w.pods {
+		if p.GetDeletionTimestamp() != nil || !ownedBy(&p, rs) {
+			continue
+		}
+		var kv []string
+		for k, v := range p.GetLabels() {
+			kv = append(kv, k+"="+v)
+		}
+		sort.Strings(kv)
+		count[strings.Join(kv, ",")]++
+	}
+	var out []string
+	for set, n := range count {
+		out = append(out, fmt.Sprintf("%s x%d", set, n))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " | ")
+}
+
+func ownedBy(u *unstructured.Unstructured, name string) bool {
+	for _, o := range u.GetOwnerReferences() {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unschedulable counts a ReplicaSet's pods the scheduler cannot place (a
+// scenario's way to have pods that never become ready).
+func (w *world) unschedulable(rs string) int64 {
+	var n int64
+	for _, p := range w.pods {
+		if p.GetDeletionTimestamp() != nil || !ownedBy(&p, rs) {
+			continue
+		}
+		conds, _, _ := unstructured.NestedSlice(p.Object, "status", "conditions")
+		for _, c := range conds {
+			c, _ := c.(map[string]any)
+			if c["type"] == "PodScheduled" && c["status"] == "False" && c["reason"] == "Unschedulable" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // settled says whether the controllers' work on the ReplicaSets is done: every
-// owned ReplicaSet has its desired pods ready and available, and the Rollout
-// has observed its generation.
+// owned ReplicaSet has its desired pods ready and available (or unschedulable,
+// so never to be ready), and the Rollout has observed its generation.
 func (w *world) settled() error {
 	for _, rs := range w.replicaSets {
 		spec, _, _ := unstructured.NestedInt64(rs.Object, "spec", "replicas")
+		stuck := w.unschedulable(rs.GetName())
 		for _, f := range []string{"replicas", "readyReplicas", "availableReplicas"} {
 			got, _, _ := unstructured.NestedInt64(rs.Object, "status", f)
+			if f != "replicas" {
+				got += stuck
+			}
 			if got != spec {
-				return fmt.Errorf("replicaset %s: status.%s %d, spec %d", rs.GetName(), f, got, spec)
+				return fmt.Errorf("replicaset %s: status.%s %d (+%d unschedulable), spec %d", rs.GetName(), f, got, stuck, spec)
 			}
 		}
 	}

@@ -228,7 +228,7 @@ func report(t *testing.T, sc scenario, steps []step, traj [2]trajectory) {
 				continue
 			}
 			line := fmt.Sprintf("after %-12s %s\n      upstream: %s\n      ramp:     %s", steps[i].name, k, show(uv, uok), show(rv, rok))
-			if imp := explain(sc.name, k, uv, uok, rv, rok); imp != "" {
+			if imp := explain(sc.name, steps[i].name, k, uv, uok, rv, rok); imp != "" {
 				explained = append(explained, line+"\n      (intended: "+imp+")")
 			} else {
 				unexplained = append(unexplained, line)

@@ -78,5 +78,8 @@ func canaryScenarios() []scenario {
 }
 
 func scenarios() []scenario {
-	return append(canaryScenarios(), blueGreenScenarios()...)
+	out := append(canaryScenarios(), blueGreenScenarios()...)
+	out = append(out, moreBlueGreenScenarios()...)
+	out = append(out, trafficScenarios()...)
+	return append(out, analysisScenarios()...)
 }

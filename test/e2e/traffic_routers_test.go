@@ -197,10 +197,10 @@ spec:
 		var action struct {
 			ForwardConfig struct {
 				TargetGroups []struct {
-					ServiceName string `json:"serviceName"`
-					Weight      int64  `json:"weight"`
-				} `json:"targetGroups"`
-			} `json:"forwardConfig"`
+					ServiceName string `json:"ServiceName"`
+					Weight      int64  `json:"Weight"`
+				} `json:"TargetGroups"`
+			} `json:"ForwardConfig"`
 		}
 		if err := json.Unmarshal([]byte(raw), &action); err != nil {
 			return routeState{}, err

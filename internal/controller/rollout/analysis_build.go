@@ -139,10 +139,19 @@ func newRun(ro *rampv1.Rollout, hash string, revision int64, start plan.RunStart
 	if id, ok := ro.Labels[instanceIDLabel]; ok {
 		labels[instanceIDLabel] = id
 	}
-	var annotations map[string]string
+	// As upstream: the revision annotation, the Rollout's selector labels
+	// (they win over analysisRunMetadata's).
+	annotations := map[string]string{rampv1.RevisionAnnotation: strconv.FormatInt(revision, 10)}
 	if md := start.Analysis.AnalysisRunMetadata; md != nil {
-		annotations = maps.Clone(md.Annotations)
+		maps.Copy(annotations, md.Annotations)
 		for k, v := range md.Labels {
+			if _, ours := labels[k]; !ours {
+				labels[k] = v
+			}
+		}
+	}
+	if sel := ro.Spec.Selector; sel != nil {
+		for k, v := range sel.MatchLabels {
 			if _, ours := labels[k]; !ours {
 				labels[k] = v
 			}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -13,11 +13,10 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
-// ManagedActionsAnnotation lists, as "<rollout>:<action annotation>" entries
-// separated by commas, which Rollout manages which action annotation of an
-// Ingress (the marker Argo Rollouts keeps, so either controller can take
-// over).
-const ManagedActionsAnnotation = "rollouts.argoproj.io/managed-alb-actions"
+// ManagedActionsAnnotation maps, as a JSON object, each Rollout to the
+// annotations of the Ingress it manages ({"<rollout>":["<key>",...]}): the
+// marker Argo Rollouts keeps, so either controller can take over.
+const ManagedActionsAnnotation = "rollouts.argoproj.io/managed-alb-annotations"
 
 // useAnnotation is the backend port name that makes the AWS Load Balancer
 // Controller take the route's action from the actions annotation.
@@ -52,24 +51,25 @@ func newAction(ro *rampv1.Rollout) action {
 // key is the annotation that holds the action.
 func (a action) key() string { return a.prefix + "/actions." + a.name }
 
-// The action's JSON, as the AWS Load Balancer Controller reads it.
+// The action's JSON, as the AWS Load Balancer Controller reads it, spelled
+// as Argo Rollouts writes it.
 type (
 	forwardAction struct {
-		Type          string        `json:"type"`
-		ForwardConfig forwardConfig `json:"forwardConfig"`
+		Type          string        `json:"Type"`
+		ForwardConfig forwardConfig `json:"ForwardConfig"`
 	}
 	forwardConfig struct {
-		TargetGroups []targetGroup `json:"targetGroups"`
-		Stickiness   *stickiness   `json:"targetGroupStickinessConfig,omitempty"`
+		TargetGroups []targetGroup `json:"TargetGroups"`
+		Stickiness   *stickiness   `json:"TargetGroupStickinessConfig,omitempty"`
 	}
 	targetGroup struct {
-		ServiceName string `json:"serviceName"`
-		ServicePort string `json:"servicePort"`
-		Weight      int32  `json:"weight"`
+		ServiceName string `json:"ServiceName"`
+		ServicePort string `json:"ServicePort"`
+		Weight      int32  `json:"Weight"`
 	}
 	stickiness struct {
-		Enabled         bool  `json:"enabled"`
-		DurationSeconds int64 `json:"durationSeconds"`
+		Enabled         bool  `json:"Enabled"`
+		DurationSeconds int64 `json:"DurationSeconds"`
 	}
 )
 
@@ -141,33 +141,27 @@ func (a action) apply(u *unstructured.Unstructured, value string) error {
 	return nil
 }
 
-// managedActions returns the marker cur with the entry of rollout set to
-// key, keeping every other Rollout's entry; cur itself when it already
-// holds exactly that. Another Rollout managing key is an error.
+// managedActions returns the marker cur with key listed for rollout,
+// keeping every other entry; cur itself when it already lists it. Another
+// Rollout managing key is an error.
 func managedActions(cur, rollout, key string) (string, error) {
-	mine := rollout + ":" + key
-	var out []string
-	entries, exact := 0, false
-	for _, e := range strings.Split(cur, ",") {
-		e = strings.TrimSpace(e)
-		if e == "" {
-			continue
+	m := map[string][]string{}
+	if cur != "" {
+		if err := json.Unmarshal([]byte(cur), &m); err != nil {
+			return "", fmt.Errorf("annotation %s: %w", ManagedActionsAnnotation, err)
 		}
-		name, k, _ := strings.Cut(e, ":")
-		switch {
-		case name == rollout:
-			entries++
-			exact = exact || e == mine
-			continue
-		case k == key:
+	}
+	for name, keys := range m {
+		if name != rollout && slices.Contains(keys, key) {
 			return "", fmt.Errorf("action %s is managed by Rollout %s (annotation %s; remove its entry if that Rollout is gone)", key, name, ManagedActionsAnnotation)
 		}
-		out = append(out, e)
 	}
-	if entries == 1 && exact {
+	if slices.Contains(m[rollout], key) {
 		return cur, nil
 	}
-	return strings.Join(append(out, mine), ","), nil
+	m[rollout] = append(m[rollout], key)
+	b, err := json.Marshal(m) // keys sorted, as upstream writes it
+	return string(b), err
 }
 
 // sameJSON says whether a and b are the same JSON value (key order and

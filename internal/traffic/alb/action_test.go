@@ -20,12 +20,12 @@ func TestValue(t *testing.T) {
 		name: "weights",
 		want: traffic.Route{Canary: 30, Max: 100},
 		key:  "alb.ingress.kubernetes.io/actions.web-stable",
-		val:  `{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"web-canary","servicePort":"80","weight":30},{"serviceName":"web-stable","servicePort":"80","weight":70}]}}`,
+		val:  `{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":30},{"ServiceName":"web-stable","ServicePort":"80","Weight":70}]}}`,
 	}, {
 		name: "weights sum to max",
 		want: traffic.Route{Canary: 5, Max: 200},
 		key:  "alb.ingress.kubernetes.io/actions.web-stable",
-		val:  `{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"web-canary","servicePort":"80","weight":5},{"serviceName":"web-stable","servicePort":"80","weight":195}]}}`,
+		val:  `{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":5},{"ServiceName":"web-stable","ServicePort":"80","Weight":195}]}}`,
 	}, {
 		name: "stickiness",
 		alb: func(a *rampv1.ALBTrafficRouting) {
@@ -33,7 +33,7 @@ func TestValue(t *testing.T) {
 		},
 		want: traffic.Route{Canary: 100, Max: 100},
 		key:  "alb.ingress.kubernetes.io/actions.web-stable",
-		val:  `{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"web-canary","servicePort":"80","weight":100},{"serviceName":"web-stable","servicePort":"80","weight":0}],"targetGroupStickinessConfig":{"enabled":true,"durationSeconds":3600}}}`,
+		val:  `{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":100},{"ServiceName":"web-stable","ServicePort":"80","Weight":0}],"TargetGroupStickinessConfig":{"Enabled":true,"DurationSeconds":3600}}}`,
 	}, {
 		name: "root service and prefix",
 		alb: func(a *rampv1.ALBTrafficRouting) {
@@ -41,7 +41,7 @@ func TestValue(t *testing.T) {
 		},
 		want: traffic.Route{Canary: 0, Max: 100},
 		key:  "custom.example.com/actions.web",
-		val:  `{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"web-canary","servicePort":"8443","weight":0},{"serviceName":"web-stable","servicePort":"8443","weight":100}]}}`,
+		val:  `{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"8443","Weight":0},{"ServiceName":"web-stable","ServicePort":"8443","Weight":100}]}}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,8 +105,8 @@ func TestApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same action as written by another tool: keys reordered, spaced.
-	reordered := `{"forwardConfig": {"targetGroups": [{"weight": 30, "servicePort": "80", "serviceName": "web-canary"},
-		{"serviceName": "web-stable", "weight": 70, "servicePort": "80"}]}, "type": "forward"}`
+	reordered := `{"ForwardConfig": {"TargetGroups": [{"Weight": 30, "ServicePort": "80", "ServiceName": "web-canary"},
+		{"ServiceName": "web-stable", "Weight": 70, "ServicePort": "80"}]}, "Type": "forward"}`
 	tests := []struct {
 		name     string
 		ann, out map[string]string // out nil: unchanged
@@ -114,29 +114,30 @@ func TestApply(t *testing.T) {
 	}{{
 		name: "no annotations yet",
 		ann:  nil,
-		out:  map[string]string{key: val, ManagedActionsAnnotation: "web:" + key},
+		out:  map[string]string{key: val, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "other annotations kept",
-		ann:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: `{"type":"forward"}`},
-		out:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: val, ManagedActionsAnnotation: "web:" + key},
+		ann:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: `{"Type":"forward"}`},
+		out:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: val, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "same JSON in another key order is left as it is",
-		ann:  map[string]string{key: reordered, ManagedActionsAnnotation: "web:" + key},
+		ann:  map[string]string{key: reordered, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "other Rollouts' entries kept",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: "api:alb.ingress.kubernetes.io/actions.api-stable"},
+		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}`},
 		out: map[string]string{key: val,
-			ManagedActionsAnnotation: "api:alb.ingress.kubernetes.io/actions.api-stable,web:" + key},
+			ManagedActionsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"],"web":["` + key + `"]}`},
 	}, {
 		name: "own entry among others, spaced: unchanged",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: "api:alb.ingress.kubernetes.io/actions.api-stable, web:" + key},
+		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"api": ["alb.ingress.kubernetes.io/actions.api-stable"], "web": ["` + key + `"]}`},
 	}, {
-		name: "a stale entry of the Rollout is replaced",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: "web:alb.ingress.kubernetes.io/actions.old,myweb:x"},
-		out:  map[string]string{key: val, ManagedActionsAnnotation: "myweb:x,web:" + key},
+		name: "the Rollout's other managed annotations are kept (as upstream)",
+		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable"]}`},
+		out: map[string]string{key: val,
+			ManagedActionsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable","` + key + `"]}`},
 	}, {
 		name: "action of another Rollout",
-		ann:  map[string]string{ManagedActionsAnnotation: "other:" + key},
+		ann:  map[string]string{ManagedActionsAnnotation: `{"other":["` + key + `"]}`},
 		err:  "action " + key + " is managed by Rollout other",
 	}}
 	for _, tt := range tests {

@@ -128,8 +128,8 @@ func TestSync(t *testing.T) {
 	}
 	ann := u.GetAnnotations()
 	if !sameJSON(ann["alb.ingress.kubernetes.io/actions.web-stable"],
-		`{"type":"forward","forwardConfig":{"targetGroups":[{"serviceName":"web-canary","servicePort":"80","weight":20},{"serviceName":"web-stable","servicePort":"80","weight":80}]}}`) ||
-		ann[ManagedActionsAnnotation] != "web:alb.ingress.kubernetes.io/actions.web-stable" ||
+		`{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":20},{"ServiceName":"web-stable","ServicePort":"80","Weight":80}]}}`) ||
+		ann[ManagedActionsAnnotation] != `{"web":["alb.ingress.kubernetes.io/actions.web-stable"]}` ||
 		ann["alb.ingress.kubernetes.io/scheme"] != "internet-facing" {
 		t.Errorf("annotations after Sync: %v", ann)
 	}

@@ -1,0 +1,171 @@
+//go:build conformance
+
+package conformance
+
+// Traffic routing: the route objects each controller writes are part of the
+// observation (observe reads VirtualServices, DestinationRules, Ingresses,
+// TrafficSplits and HTTPRoutes).
+
+const canaryServices = `apiVersion: v1
+kind: Service
+metadata: {name: stable}
+spec: {selector: {app: app}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: canary}
+spec: {selector: {app: app}, ports: [{port: 80}]}
+---
+`
+
+const istioHostVS = `apiVersion: networking.istio.io/v1alpha3
+kind: VirtualService
+metadata: {name: vsvc}
+spec:
+  hosts: [app.example]
+  http:
+  - name: primary
+    route:
+    - destination: {host: stable}
+      weight: 100
+    - destination: {host: canary}
+      weight: 0
+---
+`
+
+const istioSubsetVS = `apiVersion: networking.istio.io/v1alpha3
+kind: DestinationRule
+metadata: {name: dr}
+spec:
+  host: app
+  subsets:
+  - name: stable
+    labels: {app: app}
+  - name: canary
+    labels: {app: app}
+---
+apiVersion: networking.istio.io/v1alpha3
+kind: VirtualService
+metadata: {name: vsvc}
+spec:
+  hosts: [app.example]
+  http:
+  - name: primary
+    route:
+    - destination: {host: app, subset: stable}
+      weight: 100
+    - destination: {host: app, subset: canary}
+      weight: 0
+---
+`
+
+const nginxIngress = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: ing}
+spec:
+  ingressClassName: nginx
+  rules:
+  - host: app.example
+    http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: stable, port: {number: 80}}}}
+---
+`
+
+const albIngress = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: ing
+  annotations: {alb.ingress.kubernetes.io/scheme: internet-facing}
+spec:
+  ingressClassName: alb
+  rules:
+  - http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: stable, port: {name: use-annotation}}}}
+---
+`
+
+const smiRoot = `apiVersion: v1
+kind: Service
+metadata: {name: root}
+spec: {selector: {app: app}, ports: [{port: 80}]}
+---
+`
+
+// twoWeights: 20%, pause, 60%, pause.
+const twoWeights = "      steps: [{setWeight: 20}, {pause: {}}, {setWeight: 60}, {pause: {}}]"
+
+// routedCanary renders a canary strategy on the stable/canary Services with
+// the given trafficRouting block (indented for "trafficRouting:").
+func routedCanary(routing, steps string) string {
+	return "    canary:\n      canaryService: canary\n      stableService: stable\n      trafficRouting:\n" + routing + "\n" + steps
+}
+
+// twoWeightSteps walks twoWeights to the end, then waits out the old
+// ReplicaSet's scale-down delay (30 s by default with traffic routing).
+var twoWeightSteps = []step{
+	{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
+	{name: "promote", do: promote, until: pausedAt(3)},
+	{name: "promote", do: promote, until: healthyWith("registry.example/app:v2")},
+	{name: "delay over", until: oldScaledDown},
+}
+
+func trafficScenarios() []scenario {
+	return []scenario{{
+		name:    "istio-host",
+		ci:      true,
+		pre:     canaryServices + istioHostVS,
+		yaml:    rollout(4, routedCanary("        istio: {virtualService: {name: vsvc, routes: [primary]}}", twoWeights)),
+		initial: healthy,
+		steps:   twoWeightSteps,
+	}, {
+		name: "istio-subset",
+		pre:  istioSubsetVS,
+		yaml: rollout(4, "    canary:\n      trafficRouting:\n        istio:\n"+
+			"          virtualService: {name: vsvc, routes: [primary]}\n"+
+			"          destinationRule: {name: dr, canarySubsetName: canary, stableSubsetName: stable}\n"+twoWeights),
+		initial: healthy,
+		steps:   twoWeightSteps,
+	}, {
+		// A header route and a mirror route (managed routes), then the
+		// header route removed, then promotion.
+		name: "istio-header-mirror",
+		pre:  canaryServices + istioHostVS,
+		yaml: rollout(4, routedCanary("        managedRoutes: [{name: hdr}, {name: mirror}]\n"+
+			"        istio: {virtualService: {name: vsvc, routes: [primary]}}",
+			"      steps:\n"+
+				"      - setWeight: 20\n"+
+				"      - setHeaderRoute: {name: hdr, match: [{headerName: x-canary, headerValue: {exact: \"yes\"}}]}\n"+
+				"      - setMirrorRoute: {name: mirror, percentage: 50, match: [{method: {exact: GET}}]}\n"+
+				"      - pause: {}\n"+
+				"      - setHeaderRoute: {name: hdr}\n"+
+				"      - pause: {}")),
+		initial: healthy,
+		steps: []step{
+			{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(3)},
+			{name: "promote", do: promote, until: pausedAt(5)},
+			{name: "promote", do: promote, until: healthyWith("registry.example/app:v2")},
+			{name: "delay over", until: oldScaledDown},
+		},
+	}, {
+		name:    "nginx",
+		ci:      true,
+		pre:     canaryServices + nginxIngress,
+		yaml:    rollout(4, routedCanary("        nginx: {stableIngress: ing}", twoWeights)),
+		initial: healthy,
+		steps:   twoWeightSteps,
+	}, {
+		name:    "smi",
+		pre:     canaryServices + smiRoot,
+		yaml:    rollout(4, routedCanary("        smi: {rootService: root}", twoWeights)),
+		initial: healthy,
+		steps:   twoWeightSteps,
+	}, {
+		name:    "alb",
+		pre:     canaryServices + albIngress,
+		yaml:    rollout(4, routedCanary("        alb: {ingress: ing, servicePort: 80}", twoWeights)),
+		initial: healthy,
+		steps:   twoWeightSteps,
+	}}
+}
