@@ -66,4 +66,3 @@ func TestResolveKnownKeepsSecrets(t *testing.T) {
 		t.Error("ResolveKnown changed its input")
 	}
 }
-

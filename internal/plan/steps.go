@@ -24,7 +24,9 @@ func StepsHash(steps []rampv1.CanaryStep) string {
 }
 
 // PauseDuration parses pause.duration: an integer number of seconds or a Go
-// duration string. nil means "pause until promoted".
+// duration string. nil means "pause until promoted". A string of digits
+// beyond an int32 of seconds is an error (upstream reports it as invalid);
+// time.ParseDuration itself rejects a duration that overflows.
 func PauseDuration(d *intstr.IntOrString) (*time.Duration, error) {
 	if d == nil {
 		return nil, nil
@@ -34,7 +36,7 @@ func PauseDuration(d *intstr.IntOrString) (*time.Duration, error) {
 		return &v, nil
 	}
 	if isDigits(d.StrVal) {
-		secs, err := strconv.Atoi(d.StrVal)
+		secs, err := strconv.ParseInt(d.StrVal, 10, 32) // as upstream: whole seconds fit an int32, so never overflow a Duration
 		if err != nil {
 			return nil, fmt.Errorf("pause.duration %q: %w", d.StrVal, err)
 		}

@@ -99,6 +99,14 @@ func TestSpecProblems(t *testing.T) {
 			d := intstr.FromString("-1m")
 			canary(ro).Steps[1] = rampv1.CanaryStep{Pause: &rampv1.RolloutPause{Duration: &d}}
 		}, `spec.strategy.canary.steps[1].pause.duration "-1m": must not be negative`},
+		{"pause seconds beyond an int32", func(ro *rampv1.Rollout) {
+			d := intstr.FromString("99999999999999")
+			canary(ro).Steps[1] = rampv1.CanaryStep{Pause: &rampv1.RolloutPause{Duration: &d}}
+		}, `spec.strategy.canary.steps[1].pause.duration "99999999999999": strconv.ParseInt: parsing "99999999999999": value out of range`},
+		{"pause duration that overflows", func(ro *rampv1.Rollout) {
+			d := intstr.FromString("3000000h")
+			canary(ro).Steps[1] = rampv1.CanaryStep{Pause: &rampv1.RolloutPause{Duration: &d}}
+		}, `spec.strategy.canary.steps[1].pause.duration "3000000h": time: invalid duration "3000000h"`},
 		{"negative minPodsPerReplicaSet", func(ro *rampv1.Rollout) { canary(ro).MinPodsPerReplicaSet = i32(-1) },
 			"spec.strategy.canary.minPodsPerReplicaSet: -1 must not be negative"},
 		{"negative startingStep", func(ro *rampv1.Rollout) {
