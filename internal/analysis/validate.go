@@ -126,15 +126,15 @@ func ValidateMetric(m rampv1.Metric) error {
 }
 
 // timeoutProblem reports a negative provider timeout (upstream's CRD admits
-// one; Ramp's no longer rejects it at admission).
+// one; Ramp's no longer rejects it at admission). A web metric's
+// timeoutSeconds at or below 0 means the default, as upstream, so it is not
+// checked here.
 func timeoutProblem(p rampv1.MetricProvider) error {
 	var field string
 	var v int64
 	switch {
 	case p.Prometheus != nil && p.Prometheus.Timeout != nil:
 		field, v = "provider.prometheus.timeout", *p.Prometheus.Timeout
-	case p.Web != nil:
-		field, v = "provider.web.timeoutSeconds", p.Web.TimeoutSeconds
 	case p.NewRelic != nil && p.NewRelic.Timeout != nil:
 		field, v = "provider.newRelic.timeout", *p.NewRelic.Timeout
 	}

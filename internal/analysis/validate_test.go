@@ -49,8 +49,8 @@ func TestValidateMetrics(t *testing.T) {
 		{"job provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{Job: &rampv1.JobMetric{}}))}, ""},
 		{"negative prometheus timeout", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
 			Prometheus: &rampv1.PrometheusMetric{Timeout: ptrInt64(-1)}}))}, "metrics[0]: provider.prometheus.timeout: -1 must not be negative"},
-		{"negative web timeoutSeconds", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
-			Web: &rampv1.WebMetric{TimeoutSeconds: -5}}))}, "metrics[0]: provider.web.timeoutSeconds: -5 must not be negative"},
+		{"negative web timeoutSeconds means the default, as upstream", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			Web: &rampv1.WebMetric{URL: "http://x", TimeoutSeconds: -5}}))}, ""},
 		{"negative newRelic timeout", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
 			NewRelic: &rampv1.NewRelicMetric{Timeout: ptrInt64(-1)}}))}, "metrics[0]: provider.newRelic.timeout: -1 must not be negative"},
 	} {
