@@ -23,6 +23,14 @@ const (
 	// ScaleDownDeadlineAnnotation is when an old ReplicaSet kept up for its
 	// scale-down delay goes to zero (RFC 3339). Upstream's key has no prefix.
 	ScaleDownDeadlineAnnotation = "scale-down-deadline"
+	// EphemeralMetadataAnnotation records on a ReplicaSet the ephemeral
+	// metadata (canaryMetadata, stableMetadata, ...) its template carries:
+	// the role's PodTemplateMetadata in JSON.
+	EphemeralMetadataAnnotation = "rollout.argoproj.io/ephemeral-metadata"
+	// WorkloadGenerationAnnotation is the metadata.generation of the
+	// Deployment a Rollout's workloadRef names: on the Rollout, and on each
+	// ReplicaSet as it was when the ReplicaSet was created.
+	WorkloadGenerationAnnotation = "rollout.argoproj.io/workload-generation"
 	// LegacyScaleDownDeadlineAnnotation is the key Ramp wrote before it used
 	// upstream's: still read, and removed whenever the deadline is written.
 	LegacyScaleDownDeadlineAnnotation = "argo-rollouts.argoproj.io/scale-down-deadline"

@@ -25,14 +25,25 @@ func antiAffinityOf(ro *rampv1.Rollout) *rampv1.AntiAffinity {
 }
 
 // antiAffinityTerm keeps a pod off the nodes that run pods of the
-// ReplicaSet with hash previous.
-func antiAffinityTerm(previous string) corev1.PodAffinityTerm {
+// ReplicaSet with hash previous in namespace ns (upstream's term exactly).
+func antiAffinityTerm(ns, previous string) corev1.PodAffinityTerm {
 	return corev1.PodAffinityTerm{
 		TopologyKey: hostnameTopology,
+		Namespaces:  []string{ns},
 		LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
 			Key: rampv1.DefaultRolloutUniqueLabelKey, Operator: metav1.LabelSelectorOpIn, Values: []string{previous},
 		}}},
 	}
+}
+
+// injectedTerm says whether t is a term InjectAntiAffinity adds (for any
+// previous hash): the ReplicaSet's template carries which one it is.
+func injectedTerm(ns string, t corev1.PodAffinityTerm) bool {
+	sel := t.LabelSelector
+	if sel == nil || len(sel.MatchExpressions) != 1 || len(sel.MatchExpressions[0].Values) != 1 {
+		return false
+	}
+	return apiequality.Semantic.DeepEqual(t, antiAffinityTerm(ns, sel.MatchExpressions[0].Values[0]))
 }
 
 // InjectAntiAffinity adds spec.strategy.*.antiAffinity to the pod spec of a
@@ -51,7 +62,7 @@ func InjectAntiAffinity(ro *rampv1.Rollout, previous string, spec *corev1.PodSpe
 	if spec.Affinity.PodAntiAffinity == nil {
 		spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{}
 	}
-	pa, term := spec.Affinity.PodAntiAffinity, antiAffinityTerm(previous)
+	pa, term := spec.Affinity.PodAntiAffinity, antiAffinityTerm(ro.Namespace, previous)
 	if p := a.PreferredDuringSchedulingIgnoredDuringExecution; p != nil {
 		pa.PreferredDuringSchedulingIgnoredDuringExecution = append(pa.PreferredDuringSchedulingIgnoredDuringExecution,
 			corev1.WeightedPodAffinityTerm{Weight: p.Weight, PodAffinityTerm: term})
@@ -61,20 +72,18 @@ func InjectAntiAffinity(ro *rampv1.Rollout, previous string, spec *corev1.PodSpe
 	return true
 }
 
-// RemoveAntiAffinity takes out of spec the term InjectAntiAffinity added
-// for previous (to compare a ReplicaSet's template with the Rollout's),
+// RemoveAntiAffinity takes out of spec the terms InjectAntiAffinity added
+// in namespace ns (to compare a ReplicaSet's template with the Rollout's),
 // and the Affinity structs it had to create.
-func RemoveAntiAffinity(previous string, spec *corev1.PodSpec) {
+func RemoveAntiAffinity(ns string, spec *corev1.PodSpec) {
 	if spec.Affinity == nil || spec.Affinity.PodAntiAffinity == nil {
 		return
 	}
-	pa, term := spec.Affinity.PodAntiAffinity, antiAffinityTerm(previous)
+	pa := spec.Affinity.PodAntiAffinity
 	pa.PreferredDuringSchedulingIgnoredDuringExecution = slices.DeleteFunc(pa.PreferredDuringSchedulingIgnoredDuringExecution,
-		func(w corev1.WeightedPodAffinityTerm) bool {
-			return apiequality.Semantic.DeepEqual(w.PodAffinityTerm, term)
-		})
+		func(w corev1.WeightedPodAffinityTerm) bool { return injectedTerm(ns, w.PodAffinityTerm) })
 	pa.RequiredDuringSchedulingIgnoredDuringExecution = slices.DeleteFunc(pa.RequiredDuringSchedulingIgnoredDuringExecution,
-		func(t corev1.PodAffinityTerm) bool { return apiequality.Semantic.DeepEqual(t, term) })
+		func(t corev1.PodAffinityTerm) bool { return injectedTerm(ns, t) })
 	if len(pa.PreferredDuringSchedulingIgnoredDuringExecution) == 0 && len(pa.RequiredDuringSchedulingIgnoredDuringExecution) == 0 {
 		spec.Affinity.PodAntiAffinity = nil
 	}

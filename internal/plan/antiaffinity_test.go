@@ -56,12 +56,12 @@ func TestInjectAntiAffinity(t *testing.T) {
 			}
 			if tc.preferred > 0 {
 				p := pa.PreferredDuringSchedulingIgnoredDuringExecution
-				if len(p) != 1 || p[0].Weight != tc.preferred || p[0].PodAffinityTerm.TopologyKey != "kubernetes.io/hostname" ||
+				if len(p) != 1 || p[0].Weight != tc.preferred || p[0].PodAffinityTerm.TopologyKey != "kubernetes.io/hostname" || len(p[0].PodAffinityTerm.Namespaces) != 1 ||
 					p[0].PodAffinityTerm.LabelSelector.MatchExpressions[0].Values[0] != "a" {
 					t.Errorf("preferred terms %+v", p)
 				}
 			}
-			RemoveAntiAffinity(tc.previous, &spec)
+			RemoveAntiAffinity(tc.ro.Namespace, &spec)
 			if !apiequality.Semantic.DeepEqual(spec, before) {
 				t.Errorf("after RemoveAntiAffinity: %+v, want %+v", spec.Affinity, before.Affinity)
 			}

@@ -72,9 +72,35 @@ func Canary(in Input) Output {
 	r.canaryHPA()
 	r.phase(healthy())
 	r.analysisEvents()
+	r.resumedEvent()
+	if len(r.s.PauseConditions) == 0 && !r.ro.Spec.Paused {
+		// A resume is read once: the pass that sees it writes the pause
+		// off, so a later pause step pauses again (as upstream, whose
+		// status keeps controllerPause only beside a pause condition).
+		// While the user pauses the rollout the resume is kept for when
+		// they unpause it: upstream loses it then, racing the plugin's
+		// two writes (conditions cleared, then spec.paused unset).
+		r.s.ControllerPause = false
+	}
 	r.quiet()
 	r.out.Status = r.s
 	return r.out
+}
+
+// resumedEvent says RolloutResumed when this pass lifts the last pause
+// condition (promote --full, a new template, a skip to the end) without
+// aborting, as upstream: a promote that cleared the conditions itself is
+// the user's write, not the controller's, and says nothing.
+func (r *canaryRun) resumedEvent() {
+	if len(r.ro.Status.PauseConditions) == 0 || len(r.s.PauseConditions) > 0 || r.s.Abort {
+		return
+	}
+	for _, e := range r.out.Events {
+		if e.Reason == rampv1.RolloutReasonResumed {
+			return
+		}
+	}
+	r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
 }
 
 // trackRevision notices a new pod template (steps restart at 0; the first
@@ -91,8 +117,19 @@ func (r *canaryRun) trackRevision() {
 		}
 		r.newRevision(first)
 		s.CurrentStepIndex = ptrTo(int32(0))
-		if s.StableRS == r.in.NewHash || (!first && r.inRollbackWindow()) {
+		switch {
+		case first:
 			s.CurrentStepIndex = ptrTo(nSteps)
+		case s.StableRS == r.in.NewHash:
+			s.CurrentStepIndex = ptrTo(nSteps)
+			if nSteps > 0 {
+				r.out.event(rampv1.RolloutReasonSkipSteps, "Rollback to stable ReplicaSets")
+			}
+		case r.inRollbackWindow():
+			s.CurrentStepIndex = ptrTo(nSteps)
+			if nSteps > 0 && r.in.New.Spec > 0 { // upstream says so only of a ReplicaSet still scaled up
+				r.out.event(rampv1.RolloutReasonSkipSteps, "Rollback to active ReplicaSets within RollbackWindow")
+			}
 		}
 	case s.CurrentStepHash != stepsHash:
 		s.CurrentStepHash, s.PauseConditions, s.ControllerPause = stepsHash, nil, false
@@ -104,21 +141,23 @@ func (r *canaryRun) trackRevision() {
 	}
 }
 
-// inRollbackWindow reports whether the template is an earlier revision
-// within spec.rollbackWindow.revisions of the newest: such an undo skips the
-// steps.
+// inRollbackWindow reports whether the template is an earlier one than the
+// stable ReplicaSet's (created before it) with fewer than
+// spec.rollbackWindow.revisions ReplicaSets created in between: such an undo
+// skips the steps. Creation times, not revision numbers, as upstream: an undo
+// renumbers the returning ReplicaSet as the newest revision.
 func (r *canaryRun) inRollbackWindow() bool {
-	win := r.ro.Spec.RollbackWindow
-	if win == nil || win.Revisions <= 0 || r.in.New == nil {
+	win, nw, st := r.ro.Spec.RollbackWindow, r.in.New, r.in.Stable
+	if win == nil || win.Revisions <= 0 || nw == nil || st == nil || !nw.Created.Before(st.Created) {
 		return false
 	}
-	newer := int32(0)
-	for _, rs := range append(r.in.Others, derefRS(r.in.Stable)...) {
-		if rs.Revision > r.in.New.Revision {
-			newer++
+	between := int32(0)
+	for _, rs := range r.in.Others {
+		if nw.Created.Before(rs.Created) && rs.Created.Before(st.Created) {
+			between++
 		}
 	}
-	return newer > 0 && newer <= win.Revisions
+	return between < win.Revisions
 }
 
 // userActions applies abort, retry and promote --full as the kubectl plugin

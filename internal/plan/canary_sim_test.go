@@ -77,7 +77,7 @@ func (s *sim) apply(hash string, out Output) bool {
 	changed := false
 	if out.CreateNew {
 		s.rev++
-		s.rs[hash] = &ReplicaSet{Name: "web-" + hash, Hash: hash, Revision: s.rev}
+		s.rs[hash] = &ReplicaSet{Name: "web-" + hash, Hash: hash, Revision: s.rev, Created: s.now}
 		s.scale(s.rs[hash], out.NewReplicas)
 		changed = true
 	}

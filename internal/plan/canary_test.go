@@ -104,11 +104,23 @@ func TestCanaryActions(t *testing.T) {
 			t.Errorf("after promote --full: phase %s stable %s promoteFull %v v1=%d", st.Phase, st.StableRS, st.PromoteFull, s.rs["v1"].Spec)
 		}
 	})
+	t.Run("skip-current-step pauses at the next pause step", func(t *testing.T) {
+		s := start(t)
+		// Argo CD's action: pause conditions cleared, step index advanced,
+		// controllerPause left as it was.
+		s.ro.Status.PauseConditions, s.ro.Status.CurrentStepIndex = nil, ptrTo(int32(2))
+		s.run("v2", time.Minute)
+		if st := s.ro.Status; st.Phase != rampv1.RolloutPhasePaused || *st.CurrentStepIndex != 3 || s.rs["v2"].Spec != 3 {
+			t.Errorf("after skip: phase %s step %d v2=%d, want paused at step 3 with 3 canary pods", st.Phase, *st.CurrentStepIndex, s.rs["v2"].Spec)
+		}
+	})
 	t.Run("undo to stable skips the steps", func(t *testing.T) {
 		s := start(t)
 		s.run("v1", time.Minute)
 		s.expect(`
   0.04s event RolloutUpdated
+  0.04s event SkipSteps
+  0.04s event RolloutResumed
   0.04s v1=5 v2=0 step=4 phase=Progressing stable=v1
   0.05s v1=5 v2=0 step=4 phase=Healthy stable=v1`)
 	})
@@ -247,6 +259,8 @@ func TestCanaryRollbackWindow(t *testing.T) {
 		s.run("v3", time.Minute)
 		s.ro.Status.PauseConditions = nil
 		s.run("v3", time.Minute) // v3 stable; v1 is two revisions back
+		s.rev++
+		s.rs["v1"].Revision = s.rev // the undo renumbers v1 as the newest revision
 		s.run("v1", time.Minute)
 		ran := s.ro.Status.Phase == rampv1.RolloutPhasePaused
 		if ran != tc.wantSteps {

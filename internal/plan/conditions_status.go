@@ -83,7 +83,7 @@ func (r *base) progressDeadline(rsName string) {
 		old.UpdatedReplicas != s.UpdatedReplicas || old.AvailableReplicas != s.AvailableReplicas ||
 		old.ReadyReplicas != s.ReadyReplicas || old.Replicas != s.Replicas || len(r.out.Scale) > 0 || r.out.CreateNew
 	if exceeded && !moved {
-		return // stays exceeded (one Warning said) until something moves
+		return // stays exceeded until something moves
 	}
 	if moved {
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
@@ -97,7 +97,8 @@ func (r *base) progressDeadline(rsName string) {
 	}
 	setCondition(s, rampv1.RolloutProgressing, corev1.ConditionFalse, rampv1.RolloutReasonProgressDeadlineExceeded,
 		fmt.Sprintf(rampv1.RolloutMessageReplicaSetTimedOut, rsName), now, false)
-	r.out.warn(rampv1.RolloutReasonProgressDeadlineExceeded, rampv1.RolloutMessageTimedOut, r.ro.Name)
+	// No Event of its own, as upstream: the condition says it, and an
+	// abort (progressDeadlineAbort) says RolloutAborted.
 	if r.ro.Spec.ProgressDeadlineAbort {
 		s.Abort = true // acted on in the next pass
 		r.out.requeue(time.Millisecond)

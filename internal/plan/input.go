@@ -12,8 +12,9 @@ type ReplicaSet struct {
 	Name      string
 	Hash      string // rollouts-pod-template-hash
 	Revision  int64
-	Spec      int32 // .spec.replicas
-	Replicas  int32 // .status.replicas
+	Created   time.Time // .metadata.creationTimestamp
+	Spec      int32     // .spec.replicas
+	Replicas  int32     // .status.replicas
 	Ready     int32
 	Available int32
 	// ScaleDownAt is the deadline recorded in the ReplicaSet's

@@ -78,7 +78,8 @@ func canaryScenarios() []scenario {
 }
 
 func scenarios() []scenario {
-	out := append(canaryScenarios(), blueGreenScenarios()...)
+	out := append(canaryScenarios(), canaryMoreScenarios()...)
+	out = append(out, blueGreenScenarios()...)
 	out = append(out, moreBlueGreenScenarios()...)
 	out = append(out, trafficScenarios()...)
 	return append(out, analysisScenarios()...)

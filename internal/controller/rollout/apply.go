@@ -54,7 +54,7 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 			return err
 		}
 	}
-	if err := r.annotateRevision(ctx, ro, w.revision); err != nil {
+	if err := r.annotateRollout(ctx, ro, w); err != nil {
 		return err
 	}
 	for _, p := range w.restart[:min(int(out.DeletePods), len(w.restart))] {
@@ -192,22 +192,34 @@ func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revisi
 	return nil
 }
 
-// annotateRevision records the current revision on the Rollout itself
-// (rollout.argoproj.io/revision), which the plugin and Argo CD read to group
-// AnalysisRuns and Experiments by revision.
-func (r *Reconciler) annotateRevision(ctx context.Context, ro *rampv1.Rollout, revision int64) error {
-	want := strconv.FormatInt(revision, 10)
-	if revision <= 0 || ro.Annotations[RevisionAnnotation] == want {
+// annotateRollout records on the Rollout itself its current revision
+// (rollout.argoproj.io/revision, which the plugin and Argo CD read to group
+// AnalysisRuns and Experiments by revision) and, with a workloadRef, the
+// generation of the Deployment (rollout.argoproj.io/workload-generation), as
+// upstream does.
+func (r *Reconciler) annotateRollout(ctx context.Context, ro *rampv1.Rollout, w *world) error {
+	want := map[string]any{}
+	if rev := strconv.FormatInt(w.revision, 10); w.revision > 0 && ro.Annotations[RevisionAnnotation] != rev {
+		want[RevisionAnnotation] = rev
+	}
+	if w.workload != nil {
+		if gen := strconv.FormatInt(w.workload.Generation, 10); ro.Annotations[rampv1.WorkloadGenerationAnnotation] != gen {
+			want[rampv1.WorkloadGenerationAnnotation] = gen
+		}
+	}
+	if len(want) == 0 {
 		return nil
 	}
-	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{RevisionAnnotation: want}}})
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": want}})
 	if err != nil {
 		return err
 	}
+	tmpl := ro.Spec.Template // a workloadRef's, resolved in memory: the patch reply has none
 	if err := r.Client.Patch(ctx, ro, client.RawPatch(types.MergePatchType, body)); err != nil {
-		return fmt.Errorf("annotate revision of rollout %s: %w", ro.Name, err)
+		return fmt.Errorf("annotate rollout %s: %w", ro.Name, err)
 	}
-	log.FromContext(ctx).V(1).Info("annotated rollout revision", "rollout", klog.KObj(ro), "revision", want)
+	ro.Spec.Template = tmpl
+	log.FromContext(ctx).V(1).Info("annotated rollout", "rollout", klog.KObj(ro), "annotations", want)
 	return nil
 }
 

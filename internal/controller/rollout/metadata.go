@@ -17,11 +17,14 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-// EphemeralKeysAnnotation records on a ReplicaSet the ephemeral label and
-// annotation keys its template carries ("labels=a,b;annotations=c"), so
-// they are removed from it and its pods when its role changes, even after
-// the Rollout stops setting them.
-const EphemeralKeysAnnotation = "rollout.ramp.dev/ephemeral-keys"
+// EphemeralMetadataAnnotation records on a ReplicaSet the role metadata its
+// template carries, so its keys are removed from it and its pods when its
+// role changes, even after the Rollout stops setting them.
+const EphemeralMetadataAnnotation = rampv1.EphemeralMetadataAnnotation
+
+// LegacyEphemeralKeysAnnotation is the record earlier Ramp versions wrote
+// ("labels=a,b;annotations=c"): still read, removed on the next write.
+const LegacyEphemeralKeysAnnotation = "rollout.ramp.dev/ephemeral-keys"
 
 // ephemeralKeys are label and annotation keys.
 type ephemeralKeys struct{ labels, annotations []string }
@@ -35,10 +38,25 @@ func (k ephemeralKeys) String() string {
 	return "labels=" + strings.Join(k.labels, ",") + ";annotations=" + strings.Join(k.annotations, ",")
 }
 
-// recordedKeys reads EphemeralKeysAnnotation.
+// record is the EphemeralMetadataAnnotation value for role md ("" when it
+// sets no key).
+func record(md *rampv1.PodTemplateMetadata) string {
+	if roleKeys(md).empty() {
+		return ""
+	}
+	b, _ := json.Marshal(rampv1.PodTemplateMetadata{Labels: md.Labels, Annotations: md.Annotations})
+	return string(b)
+}
+
+// recordedKeys reads the keys of EphemeralMetadataAnnotation and of
+// LegacyEphemeralKeysAnnotation.
 func recordedKeys(rs *appsv1.ReplicaSet) ephemeralKeys {
 	var k ephemeralKeys
-	for part := range strings.SplitSeq(rs.Annotations[EphemeralKeysAnnotation], ";") {
+	var md rampv1.PodTemplateMetadata
+	if v := rs.Annotations[EphemeralMetadataAnnotation]; v != "" && json.Unmarshal([]byte(v), &md) == nil {
+		k = roleKeys(&md)
+	}
+	for part := range strings.SplitSeq(rs.Annotations[LegacyEphemeralKeysAnnotation], ";") {
 		name, list, _ := strings.Cut(part, "=")
 		var keys []string
 		if list != "" {
@@ -46,9 +64,9 @@ func recordedKeys(rs *appsv1.ReplicaSet) ephemeralKeys {
 		}
 		switch name {
 		case "labels":
-			k.labels = keys
+			k.labels = union(k.labels, keys)
 		case "annotations":
-			k.annotations = keys
+			k.annotations = union(k.annotations, keys)
 		}
 	}
 	return k
@@ -96,7 +114,7 @@ func withRole(ro *rampv1.Rollout, st *rampv1.RolloutStatus, hash string, rs *app
 	for k, v := range md.Annotations {
 		tm.Annotations[k] = v
 	}
-	rs.Annotations[EphemeralKeysAnnotation] = keys.String()
+	rs.Annotations[EphemeralMetadataAnnotation] = record(md)
 }
 
 // syncEphemeral gives every ReplicaSet of the Rollout and its pods the
@@ -118,16 +136,17 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 		}
 		tm := rs.Spec.Template.ObjectMeta
 		patchL, patchA := plan.MetadataPatch(tm.Labels, wantL), plan.MetadataPatch(tm.Annotations, wantA)
-		keys := roleKeys(md).String()
-		if len(patchL)+len(patchA) == 0 && rs.Annotations[EphemeralKeysAnnotation] == keys {
+		want := record(md)
+		_, legacy := rs.Annotations[LegacyEphemeralKeysAnnotation]
+		if len(patchL)+len(patchA) == 0 && rs.Annotations[EphemeralMetadataAnnotation] == want && !legacy {
 			continue
 		}
-		var record any = keys
-		if keys == "" {
-			record = nil
+		var recV any = want
+		if want == "" {
+			recV = nil
 		}
 		body := map[string]any{
-			"metadata": map[string]any{"annotations": map[string]any{EphemeralKeysAnnotation: record}},
+			"metadata": map[string]any{"annotations": map[string]any{EphemeralMetadataAnnotation: recV, LegacyEphemeralKeysAnnotation: nil}},
 			"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
 				"labels": patchL, "annotations": patchA}}},
 		}
@@ -175,13 +194,11 @@ func (r *Reconciler) mergePatch(ctx context.Context, obj client.Object, body map
 
 // withoutEphemeral is a ReplicaSet's template without what the controller
 // added to it (the hash label, the ephemeral keys it records or the Rollout
-// sets, the injected anti-affinity), to compare with the Rollout's template.
+// sets, the injected anti-affinity terms), to compare with the Rollout's template.
 func withoutEphemeral(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, template *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	tmpl := rs.Spec.Template.DeepCopy()
 	delete(tmpl.Labels, HashLabel)
-	if prev := rs.Annotations[AntiAffinityAnnotation]; prev != "" {
-		plan.RemoveAntiAffinity(prev, &tmpl.Spec)
-	}
+	plan.RemoveAntiAffinity(ro.Namespace, &tmpl.Spec)
 	rec := recordedKeys(rs)
 	specL, specA := plan.EphemeralKeys(ro)
 	restore := func(have, base map[string]string, keys []string) {

@@ -236,7 +236,7 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 	if rs.Spec.Replicas != nil {
 		spec = *rs.Spec.Replicas
 	}
-	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Spec: spec,
+	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Created: rs.CreationTimestamp.Time, Spec: spec,
 		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
 	v := rs.Annotations[ScaleDownDeadlineAnnotation]
 	if v == "" {

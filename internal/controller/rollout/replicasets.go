@@ -78,10 +78,6 @@ func (r *Reconciler) bumpCollisionCount(ctx context.Context, ro *rampv1.Rollout)
 	return r.Client.Status().Patch(ctx, ro, patch)
 }
 
-// AntiAffinityAnnotation records on a ReplicaSet the hash of the previous
-// version whose nodes its pods avoid (spec.strategy.*.antiAffinity).
-const AntiAffinityAnnotation = "rollout.ramp.dev/anti-affinity-to"
-
 // previousHash is the version a new ReplicaSet replaces under status st:
 // the active (blue-green) or stable ReplicaSet, "" when that is itself.
 func previousHash(st *rampv1.RolloutStatus, hash string) string {
@@ -119,10 +115,11 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: ro.Spec.MinReadySeconds, Selector: sel, Template: *tmpl},
 	}
 	rs.Labels = maps.Clone(tmpl.Labels) // the role's labels go on the pods only
-	withRole(ro, st, w.hash, rs)
-	if prev := previousHash(st, w.hash); plan.InjectAntiAffinity(ro, prev, &rs.Spec.Template.Spec) {
-		rs.Annotations[AntiAffinityAnnotation] = prev
+	if w.workload != nil {
+		rs.Annotations[rampv1.WorkloadGenerationAnnotation] = strconv.FormatInt(w.workload.Generation, 10)
 	}
+	withRole(ro, st, w.hash, rs)
+	plan.InjectAntiAffinity(ro, previousHash(st, w.hash), &rs.Spec.Template.Spec)
 	err := r.Client.Create(ctx, rs)
 	switch {
 	case err == nil, apierrors.IsAlreadyExists(err):
