@@ -211,12 +211,25 @@ func (r *canaryRun) routedWeights() {
 	}
 	held, ok := r.held()
 	verified := ok && sameRoute(held, *rt)
-	r.s.Canary.Weights = &rampv1.TrafficWeights{
+	w := &rampv1.TrafficWeights{
 		Canary:   rampv1.WeightDestination{Weight: rt.Canary, ServiceName: r.c.CanaryService, PodTemplateHash: rt.CanaryHash},
 		Stable:   rampv1.WeightDestination{Weight: rt.Stable(), ServiceName: r.c.StableService, PodTemplateHash: rt.StableHash},
 		Verified: &verified,
 	}
+	r.s.Canary.Weights = w
+	// As upstream: an Event whenever the recorded destinations change.
+	switch prev := r.ro.Status.Canary.Weights; {
+	case prev == nil:
+		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated to %d", w.Canary.Weight)
+	case prev.Canary.Weight != w.Canary.Weight:
+		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated from %d to %d", prev.Canary.Weight, w.Canary.Weight)
+	case prev.Canary != w.Canary || prev.Stable != w.Stable:
+		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated ")
+	}
 }
+
+// reasonTrafficWeightUpdated is upstream's Event reason for a route change.
+const reasonTrafficWeightUpdated = "TrafficWeightUpdated"
 
 // routedHealthy: like healthy, but older ReplicaSets waiting out their
 // scale-down delay do not make the Rollout unhealthy (as blue-green).

@@ -150,6 +150,7 @@ func analysisScenarios() []scenario {
 		// Background analysis from step 1: running while paused, its
 		// failure aborts the update.
 		name: "analysis-background",
+		ci:   true,
 		pre:  webTemplate("web", "analysis-background", "2s"),
 		yaml: rollout(4, "    canary:\n      analysis: {templates: [{templateName: web}], startingStep: 1}\n"+
 			"      steps: [{setWeight: 25}, {pause: {}}, {setWeight: 50}, {pause: {}}]"),

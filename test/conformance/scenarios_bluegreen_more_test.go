@@ -149,6 +149,7 @@ func moreBlueGreenScenarios() []scenario {
 		// Undo within the scale-down delay goes back to a ReplicaSet that is
 		// still scaled up: the pause is skipped.
 		name:    "bluegreen-undo",
+		ci:      true,
 		pre:     bgServices,
 		yaml:    rollout(2, blueGreen("autoPromotionEnabled: false", "scaleDownDelaySeconds: 60")),
 		initial: healthy,

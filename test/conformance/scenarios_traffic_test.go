@@ -114,7 +114,6 @@ var twoWeightSteps = []step{
 func trafficScenarios() []scenario {
 	return []scenario{{
 		name:    "istio-host",
-		ci:      true,
 		pre:     canaryServices + istioHostVS,
 		yaml:    rollout(4, routedCanary("        istio: {virtualService: {name: vsvc, routes: [primary]}}", twoWeights)),
 		initial: healthy,
@@ -150,7 +149,6 @@ func trafficScenarios() []scenario {
 		},
 	}, {
 		name:    "nginx",
-		ci:      true,
 		pre:     canaryServices + nginxIngress,
 		yaml:    rollout(4, routedCanary("        nginx: {stableIngress: ing}", twoWeights)),
 		initial: healthy,
