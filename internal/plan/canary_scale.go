@@ -42,6 +42,9 @@ func (r *canaryRun) scale() (canarySpec, stableSpec int32, othersSpec []int32) {
 	b := r.basic(*r.s.CurrentStepIndex)
 	cur, st := b.Canary, b.Stable
 	if r.ro.Spec.Paused { // a paused Rollout keeps its ReplicaSets as they are
+		if r.in.New == nil { // and creates the new one empty, as upstream
+			r.out.CreateNew, r.out.NewReplicas = true, 0
+		}
 		othersSpec = make([]int32, len(b.Others))
 		for i, o := range b.Others {
 			othersSpec[i] = o.Spec

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
@@ -112,6 +114,22 @@ func TestCanaryActions(t *testing.T) {
 		s.run("v2", time.Minute)
 		if st := s.ro.Status; st.Phase != rampv1.RolloutPhasePaused || *st.CurrentStepIndex != 3 || s.rs["v2"].Spec != 3 {
 			t.Errorf("after skip: phase %s step %d v2=%d, want paused at step 3 with 3 canary pods", st.Phase, *st.CurrentStepIndex, s.rs["v2"].Spec)
+		}
+	})
+	t.Run("paused before the update: new ReplicaSet created empty", func(t *testing.T) {
+		s := newSim(t, 5, steps...)
+		s.run("v1", time.Minute)
+		s.ro.Spec.Paused = true
+		s.run("v1", time.Minute)
+		if c := findCondition(&s.ro.Status, rampv1.RolloutHealthy); c == nil || c.Status != corev1.ConditionFalse {
+			t.Errorf("paused rollout Healthy %+v, want False", c)
+		}
+		if c := findCondition(&s.ro.Status, rampv1.RolloutProgressing); c == nil || c.Reason != rampv1.RolloutReasonNewReplicaSetAvailable {
+			t.Errorf("paused complete rollout Progressing %+v, want NewReplicaSetAvailable", c)
+		}
+		s.run("v2", time.Minute)
+		if rs := s.rs["v2"]; rs == nil || rs.Spec != 0 || s.ro.Status.Phase != rampv1.RolloutPhasePaused {
+			t.Errorf("paused update: v2 %+v phase %s, want an empty ReplicaSet and phase Paused", rs, s.ro.Status.Phase)
 		}
 	})
 	t.Run("undo to stable skips the steps", func(t *testing.T) {

@@ -27,11 +27,20 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 	// RolloutNotCompleted reason is an Event's only.
 	if healthy {
 		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionTrue, rampv1.RolloutReasonCompleted, rampv1.RolloutReasonCompleted, now, false)
-		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionTrue, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageHealthy, now, false)
 	} else {
 		setCondition(s, rampv1.RolloutCompleted, corev1.ConditionFalse, rampv1.RolloutReasonCompleted, rampv1.RolloutReasonCompleted, now, false)
+	}
+	// A paused rollout is not Healthy, even with all its pods current.
+	if healthy && !paused {
+		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionTrue, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageHealthy, now, false)
+	} else {
 		setCondition(s, rampv1.RolloutHealthy, corev1.ConditionFalse, rampv1.RolloutReasonHealthy, rampv1.RolloutMessageNotHealthy, now, false)
 	}
+	// Progressing says RolloutPaused only for a pause of an update in
+	// progress: paused on its stable template (as the pass began), a
+	// rollout keeps reporting its completion, as upstream.
+	old := &r.ro.Status
+	completed := old.StableRS != "" && old.StableRS == old.CurrentPodHash
 
 	name := ""
 	if r.in.New != nil {
@@ -41,7 +50,7 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 	case r.aborted:
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionFalse, rampv1.RolloutReasonAborted,
 			r.abortMessage(rev), now, false)
-	case paused:
+	case paused && !completed:
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionUnknown, rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused, now, false)
 	case healthy:
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonNewReplicaSetAvailable,

@@ -317,6 +317,27 @@ func (w *world) eventReasons() string {
 	return strings.Join(out, " ")
 }
 
+// eventBurst is client-go's spam filter: each controller's recorder accepts
+// 25 Events per object, then one per five minutes, and drops the rest.
+const eventBurst = 25
+
+// eventsRecorded counts the Events about the Rollout that the recorder let
+// through (an aggregated Event counts each time it was said).
+func (w *world) eventsRecorded() int64 {
+	var n int64
+	for _, e := range w.events {
+		if kind, _, _ := unstructured.NestedString(e.Object, "involvedObject", "kind"); kind != "Rollout" {
+			continue
+		}
+		c, ok, _ := unstructured.NestedInt64(e.Object, "count")
+		if !ok || c < 1 {
+			c = 1
+		}
+		n += c
+	}
+	return n
+}
+
 // podLabels summarizes the labels of a ReplicaSet's live pods: each distinct
 // label set, sorted, with how many pods carry it ("" without pods).
 func (w *world) podLabels(rs string) string {
