@@ -38,7 +38,7 @@ var improvements = []improvement{
 		// and requeues at once, in a hot loop); Ramp scales it down at once.
 		id:       "bluegreen-zero-scale-down-delay",
 		scenario: regexp.MustCompile(`^bluegreen-scaledown-0$`),
-		key:      regexp.MustCompile(`^(replicaset/app-H1 replicas spec/ready/available|rollout/app status\.replicas)$`),
+		key:      regexp.MustCompile(`^(replicaset/app-H1 (replicas spec/ready/available|pods' labels)|rollout/app status\.replicas)$`),
 	},
 	{
 		// Retrying an aborted blue-green update within
