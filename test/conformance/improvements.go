@@ -33,6 +33,26 @@ var improvements = []improvement{
 		},
 	},
 	{
+		// Ramp reads every route back after writing it and says so in
+		// status.canary.weights.verified; upstream sets verified only when
+		// it checks ALB target groups (--aws-verify-target-group).
+		id:  "weights-verified-by-read-back",
+		key: regexp.MustCompile(`^rollout/app status\.canary\.weights$`),
+		match: func(upstream, ramp string) bool {
+			return strings.Replace(ramp, `,"verified":true`, "", 1) == upstream
+		},
+	},
+	{
+		// Ramp writes Istio objects through networking.istio.io/v1, the
+		// stable API (Istio 1.22 and later); upstream defaults to the
+		// deprecated v1alpha3. The objects are the same.
+		id:  "istio-stable-api",
+		key: regexp.MustCompile(`^(virtualservice|destinationrule)/[^ ]+ written as$`),
+		match: func(upstream, ramp string) bool {
+			return upstream == "networking.istio.io/v1alpha3" && ramp == "networking.istio.io/v1"
+		},
+	},
+	{
 		// With scaleDownDelaySeconds: 0 upstream never scales the old
 		// blue-green ReplicaSet down (its zero-delay path adds no deadline
 		// and requeues at once, in a hot loop); Ramp scales it down at once.

@@ -154,7 +154,9 @@ func trafficScenarios() []scenario {
 		initial: healthy,
 		steps:   twoWeightSteps,
 	}, {
-		name:    "smi",
+		name: "smi",
+		skip: "the SMI project's CRD (smi-sdk-go v0.5.0) serves only split.smi-spec.io/v1alpha4, which Ramp speaks; " +
+			"upstream speaks v1alpha1-v1alpha3 only, so its TrafficSplit writes fail here (docs/conformance.md)",
 		pre:     canaryServices + smiRoot,
 		yaml:    rollout(4, routedCanary("        smi: {rootService: root}", twoWeights)),
 		initial: healthy,
