@@ -47,6 +47,13 @@ func (r *canaryRun) handoverRoute() traffic.Route {
 	return traffic.Route{Canary: 0, Max: r.maxWeight(), StableHash: r.in.NewHash, CanaryHash: r.in.NewHash}
 }
 
+// stableServiceOn reports whether the stable Service is read back selecting
+// hash. Without a stable Service (Istio subset routing) the DestinationRule's
+// subsets carry the hashes, which the route read-back checks instead.
+func (r *canaryRun) stableServiceOn(hash string) bool {
+	return r.c.StableService == "" || r.in.ServiceHash[r.c.StableService] == hash
+}
+
 // routedComplete makes the new ReplicaSet stable once the hand-over is read
 // back: the routes hold it and both Services select it. Only then may the
 // previous ReplicaSet start its scale-down delay.
@@ -109,7 +116,7 @@ func (r *canaryRun) routedServices() {
 func (r *canaryRun) routedScale() {
 	w, c := r.routedTarget(*r.s.CurrentStepIndex)
 	route := r.stepRoute(r.routeWeight(w, c), *r.s.CurrentStepIndex)
-	if r.stable || (r.handover() && r.in.ServiceHash[r.c.StableService] == r.in.NewHash) {
+	if r.stable || (r.handover() && r.stableServiceOn(r.in.NewHash)) {
 		route = r.handoverRoute() // only once the stable Service is read back selecting the new pods
 	}
 	if rt, ok := r.held(); ok && r.ro.Spec.Paused {

@@ -420,10 +420,10 @@ func (s *routedSim) sizeString() string {
 // (subsets) or the Services selecting it.
 func routedShare(rt traffic.Route, svc map[string]string, hash string) int32 {
 	var w int32
-	if hash == rt.CanaryHash || hash == svc["canary"] {
+	if hash == rt.CanaryHash || (hash != "" && hash == svc["canary"]) {
 		w += rt.Canary
 	}
-	if hash == rt.StableHash || hash == svc["stable"] {
+	if hash == rt.StableHash || (hash != "" && hash == svc["stable"]) {
 		w += rt.Stable()
 	}
 	return w
@@ -479,5 +479,34 @@ func TestRoutedCanaryStalePodsCarryNothing(t *testing.T) {
 	}
 	if out.Scale["web-v2"] != 1 {
 		t.Fatalf("canary ReplicaSet scale %v, want 1", out.Scale)
+	}
+}
+
+// TestRoutedCanarySubsetsWithoutServices: Istio subset routing needs no
+// canary or stable Service; the hand-over then waits only for the
+// DestinationRule subsets (the route read back) to carry the new hash.
+func TestRoutedCanarySubsetsWithoutServices(t *testing.T) {
+	s := newRoutedSim(t, false, weight(20), pauseForever(), weight(50))
+	c := s.ro.Spec.Strategy.Canary
+	c.CanaryService, c.StableService = "", ""
+	c.TrafficRouting.Istio.DestinationRule = &rampv1.IstioDestinationRule{Name: "dr", CanarySubsetName: "canary", StableSubsetName: "stable"}
+	if got := ValidateStrategy(s.ro); got != "" {
+		t.Fatalf("ValidateStrategy = %q, want no problem", got)
+	}
+	s.run("v1", time.Minute)
+	s.checking, s.routes, s.sizes = true, nil, nil
+	s.run("v2", time.Minute)
+	s.ro.Status.PauseConditions = nil // promote
+	s.run("v2", time.Minute)
+	wantRoutes := []string{"0 v1/v1", "20 v1/v2", "50 v1/v2", "0 v2/v2"}
+	if !slices.Equal(s.routes, wantRoutes) {
+		t.Errorf("routes:\n got %q\nwant %q", s.routes, wantRoutes)
+	}
+	st := s.ro.Status
+	if st.StableRS != "v2" || s.rs["v1"].Spec != 0 || len(s.svc) != 0 || !sameRoute(s.traffic.Route, handoverRoute("v2")) {
+		t.Errorf("end state: stableRS %s, sizes %q, services %v, route %+v", st.StableRS, s.sizes, s.svc, s.traffic.Route)
+	}
+	if w := st.Canary.Weights; w == nil || w.Canary.ServiceName != "" || w.Stable.PodTemplateHash != "v2" {
+		t.Errorf("status.canary.weights %+v", w)
 	}
 }

@@ -79,6 +79,15 @@ func TestValidateRollout(t *testing.T) {
 			"spec.strategy.canary.stableService: required with trafficRouting",
 			`spec.strategy.canary.steps[0].setMirrorRoute.name: "m" is not listed in spec.strategy.canary.trafficRouting.managedRoutes`},
 			second: "spec.strategy.canary.canaryService: required with trafficRouting"},
+		{name: "istio subset routing needs no services", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Strategy.Canary.TrafficRouting = &rampv1.RolloutTrafficRouting{Istio: &rampv1.IstioTrafficRouting{
+				DestinationRule: &rampv1.IstioDestinationRule{Name: "dr", CanarySubsetName: "c", StableSubsetName: "s"}}}
+		}},
+		{name: "nginx needs both services", edit: func(ro *rampv1.Rollout) {
+			ro.Spec.Strategy.Canary.StableService = "s"
+			ro.Spec.Strategy.Canary.TrafficRouting = &rampv1.RolloutTrafficRouting{Nginx: &rampv1.NginxTrafficRouting{StableIngress: "i"}}
+		}, want: []string{"spec.strategy.canary.canaryService: required with trafficRouting"},
+			second: "spec.strategy.canary.canaryService: required with trafficRouting"},
 		{name: "mirror route on a router that cannot", edit: func(ro *rampv1.Rollout) {
 			c := ro.Spec.Strategy.Canary
 			c.CanaryService, c.StableService = "c", "s"

@@ -9,7 +9,8 @@ import (
 )
 
 // routingProblems lists what makes a trafficRouting block unusable by any
-// router: the two Services it needs, and at least one router.
+// router: at least one router, and the two Services where the routers
+// configured need them (traffic.NeedsServices, upstream's rule).
 func routingProblems(c *rampv1.CanaryStrategy) []string {
 	if c == nil || c.TrafficRouting == nil {
 		return nil
@@ -17,6 +18,9 @@ func routingProblems(c *rampv1.CanaryStrategy) []string {
 	var out []string
 	if len(traffic.Configured(c.TrafficRouting)) == 0 {
 		out = append(out, "spec.strategy.canary.trafficRouting: no traffic router is configured")
+	}
+	if !traffic.NeedsServices(c) {
+		return out
 	}
 	if c.CanaryService == "" {
 		out = append(out, "spec.strategy.canary.canaryService: required with trafficRouting")

@@ -57,3 +57,23 @@ func Configured(tr *rampv1.RolloutTrafficRouting) []string {
 	sort.Strings(names)
 	return names
 }
+
+// NeedsServices reports whether c's routing needs both canaryService and
+// stableService, as upstream validates it: every router that names the two
+// Services in its objects does (alb, ambassador, apisix, appMesh, nginx,
+// smi, traefik, and istio routing by host), except alb and istio under
+// pingPong; istio routing by DestinationRule subset and plugins do not.
+func NeedsServices(c *rampv1.CanaryStrategy) bool {
+	if c == nil || c.TrafficRouting == nil {
+		return false
+	}
+	tr, pingPong := c.TrafficRouting, c.PingPong != nil
+	switch {
+	case tr.ALB != nil && !pingPong,
+		tr.Istio != nil && tr.Istio.DestinationRule == nil && !pingPong,
+		tr.SMI != nil, tr.Apisix != nil, tr.Ambassador != nil,
+		tr.Nginx != nil, tr.AppMesh != nil, tr.Traefik != nil:
+		return true
+	}
+	return false
+}

@@ -68,7 +68,7 @@ func TestSubsetLabels(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u := parse(t, destinationRule)
-			err := subsetLabels(tt.dr, tt.want)(u)
+			err := subsetLabels("app", tt.dr, tt.want)(u)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -79,6 +79,9 @@ func TestSubsetLabels(t *testing.T) {
 				t.Fatal(err)
 			}
 			assertValue(t, spec(u)["subsets"], tt.result)
+			if got := u.GetAnnotations()[rampv1.ManagedByRolloutsAnnotation]; got != "app" {
+				t.Errorf("managed-by-rollouts annotation = %q, want the Rollout's name", got)
+			}
 			if got := spec(u)["trafficPolicy"]; got == nil {
 				t.Error("trafficPolicy was dropped")
 			}

@@ -60,7 +60,7 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 	inForce := true
 	if dr := cfg.DestinationRule; dr != nil {
 		ref := traffic.Ref{GVK: DestinationRuleGVK, Namespace: ro.Namespace, Name: dr.Name}
-		ok, err := objects.Sync(ctx, r.c, ref, subsetLabels(*dr, want))
+		ok, err := objects.Sync(ctx, r.c, ref, subsetLabels(ro.Name, *dr, want))
 		if err != nil {
 			return false, err
 		}
