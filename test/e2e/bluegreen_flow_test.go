@@ -143,7 +143,7 @@ func TestBlueGreenAbortRetry(t *testing.T) {
 		t.Errorf("active selector %q after abort, want %q", ro.Status.BlueGreen.ActiveSelector, old)
 	}
 	waitServiceHash(t, ns, name+"-active", old)
-	waitServiceHash(t, ns, name+"-preview", old)
+	waitServiceHash(t, ns, name+"-preview", fresh) // as upstream: the preview stays on the aborted version (conformance: bluegreen-abort-retry)
 	waitReplicaSets(t, ns, name, map[string]int32{old: 3, fresh: 0})
 
 	patchStatus(t, ns, name, `{"status":{"abort":false}}`)
