@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -55,11 +56,19 @@ func (r *Reconciler) checkRouters(ro *rampv1.Rollout) string {
 }
 
 // syncRoute makes every router hold route; inForce when all already did.
+// Each write a router reports becomes an Event with upstream's reason.
 func (r *Reconciler) syncRoute(ctx context.Context, ro *rampv1.Rollout, route traffic.Route) (bool, error) {
 	routers, err := r.routersOf(ro)
 	if err != nil {
 		return false, err
 	}
+	var writes []traffic.Write
+	defer func() {
+		for _, w := range writes {
+			r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, w.Reason, w.Reason, "%s", w.Message)
+		}
+	}()
+	ctx = traffic.WithWrites(ctx, &writes)
 	inForce := true
 	for _, rt := range routers {
 		ok, err := rt.Sync(ctx, ro, route)

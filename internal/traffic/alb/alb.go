@@ -40,6 +40,10 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, ingresses(a))
 }
 
+// reasonPatchingALBIngress is upstream's Event reason for an action write
+// (traffic.Report).
+const reasonPatchingALBIngress = "PatchingALBIngress"
+
 // Sync sets the forward action of every Ingress to want. Problems retrying
 // cannot fix (the configuration, a missing Ingress or one without a
 // use-annotation backend, an action another Rollout manages) are
@@ -65,7 +69,8 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 		if err := act.check(cur); err != nil {
 			return false, traffic.Misconfigured("%w", err)
 		}
-		ok, err := objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error { return act.apply(u, value) })
+		note := traffic.Wrote(reasonPatchingALBIngress, "Updating Ingress `%s` to desiredWeight '%d'", ref.Name, want.Canary)
+		ok, err := objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error { return act.apply(u, value) }, note)
 		if err != nil {
 			return false, err
 		}

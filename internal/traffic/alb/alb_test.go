@@ -2,6 +2,7 @@ package alb
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -111,7 +112,8 @@ func TestCheckRoute(t *testing.T) {
 }
 
 func TestSync(t *testing.T) {
-	ctx := context.Background()
+	var reported []traffic.Write
+	ctx := traffic.WithWrites(context.Background(), &reported)
 	var writes int
 	c := newClient(t, &writes, obj(t, ingressYAML))
 	r := New(c)
@@ -134,9 +136,13 @@ func TestSync(t *testing.T) {
 		t.Errorf("annotations after Sync: %v", ann)
 	}
 
-	writes = 0
-	if inForce, err := r.Sync(ctx, ro, want); err != nil || !inForce || writes != 0 {
-		t.Fatalf("second Sync = %v, %v with %d writes; want in force without writes", inForce, err, writes)
+	if want := []traffic.Write{{Reason: "PatchingALBIngress", Message: "Updating Ingress `web` to desiredWeight '20'"}}; !reflect.DeepEqual(reported, want) {
+		t.Errorf("first Sync reported %q, want %q", reported, want)
+	}
+
+	writes, reported = 0, nil
+	if inForce, err := r.Sync(ctx, ro, want); err != nil || !inForce || writes != 0 || len(reported) != 0 {
+		t.Fatalf("second Sync = %v, %v with %d writes, reported %q; want in force without writes", inForce, err, writes, reported)
 	}
 	if inForce, err := r.Sync(ctx, ro, traffic.Route{Canary: 50, Max: 100}); err != nil || inForce || writes != 1 {
 		t.Fatalf("Sync of a new weight = %v, %v with %d writes", inForce, err, writes)

@@ -106,7 +106,8 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 	inForce := true
 	for _, h := range routes {
 		t := newTarget(ro, want, h.headerRoutes)
-		ok, err := objects.Sync(ctx, r.c, h.ref(), func(u *unstructured.Unstructured) error { return setRules(u, t) })
+		// No Event: upstream's Gateway API plugin records none.
+		ok, err := objects.Sync(ctx, r.c, h.ref(), func(u *unstructured.Unstructured) error { return setRules(u, t) }, traffic.Write{})
 		if err != nil {
 			return false, err
 		}

@@ -2,6 +2,7 @@ package istio
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -88,7 +89,8 @@ func get(t *testing.T, c client.Client, gvk schema.GroupVersionKind, name string
 }
 
 func TestSync(t *testing.T) {
-	ctx := context.Background()
+	var reported []traffic.Write
+	ctx := traffic.WithWrites(context.Background(), &reported)
 	var updates int
 	c := world(t, &updates, destinationRule, httpVS, tcpVS)
 	r := New(c)
@@ -104,6 +106,14 @@ func TestSync(t *testing.T) {
 	}
 	if updates != 3 {
 		t.Errorf("first Sync made %d updates, want 3", updates)
+	}
+	wantReported := []traffic.Write{
+		{Reason: "UpdatedDestinationRule", Message: "DestinationRule web subset updated (canary: c1, stable: s1)"},
+		{Reason: "Updated VirtualService", Message: "VirtualService `web` set to desiredWeight '20'"},
+		{Reason: "Updated VirtualService", Message: "VirtualService `web-tcp` set to desiredWeight '20'"},
+	}
+	if !reflect.DeepEqual(reported, wantReported) {
+		t.Errorf("first Sync reported %q, want %q", reported, wantReported)
 	}
 	assertValue(t, spec(get(t, c, DestinationRuleGVK, "web"))["subsets"], `
 - {name: stable, labels: {app: web, rollouts-pod-template-hash: s1}}
@@ -131,13 +141,13 @@ func TestSync(t *testing.T) {
   - {destination: {host: web, subset: stable}, weight: 80}
   - {destination: {host: web, subset: canary}, weight: 20}`)
 
-	updates = 0
+	updates, reported = 0, nil
 	inForce, err = r.Sync(ctx, ro, want)
 	if err != nil || !inForce {
 		t.Fatalf("second Sync = %v, %v; want true, nil", inForce, err)
 	}
-	if updates != 0 {
-		t.Errorf("second Sync made %d updates, want none", updates)
+	if updates != 0 || len(reported) != 0 {
+		t.Errorf("second Sync made %d updates and reported %q, want none", updates, reported)
 	}
 }
 

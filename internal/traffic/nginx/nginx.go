@@ -47,6 +47,12 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, stableIngresses(n))
 }
 
+// Upstream's Event reasons for the router's writes (traffic.Report).
+const (
+	reasonCreatingCanaryIngress = "CreatingCanaryIngress"
+	reasonPatchingCanaryIngress = "PatchingCanaryIngress"
+)
+
 // Sync makes the canary Ingress of every stable Ingress carry want. A canary
 // Ingress it has to create is not in force yet. Problems retrying cannot fix
 // (the configuration, a stable Ingress that is missing or routes nothing to
@@ -79,7 +85,7 @@ func (r *Router) syncOne(ctx context.Context, ro *rampv1.Rollout, ref traffic.Re
 	if err != nil {
 		return false, traffic.Misconfigured("%w", err)
 	}
-	cur, created, err := r.ensure(ctx, ro, desired)
+	cur, created, err := r.ensure(ctx, ro, desired, want.Canary)
 	switch {
 	case apierrors.IsAlreadyExists(err):
 		return false, nil // created before the cache showed it; its watch event brings the next pass
@@ -92,18 +98,20 @@ func (r *Router) syncOne(ctx context.Context, ro *rampv1.Rollout, ref traffic.Re
 		return false, traffic.Misconfigured("Ingress %s/%s exists and is not controlled by Rollout %s", cur.GetNamespace(), cur.GetName(), ro.Name)
 	}
 	_, n := config(ro)
+	note := traffic.Wrote(reasonPatchingCanaryIngress, "Updating Ingress `%s` to desiredWeight '%d'", cur.GetName(), want.Canary)
 	return objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error {
 		apply(u, desired, func(key string) bool { return owned(n, key) })
 		return nil
-	})
+	}, note)
 }
 
 // ensure returns the canary Ingress named like desired, creating it from
 // desired if missing; while ro is being deleted a missing one is not
 // created (cur is nil).
-func (r *Router) ensure(ctx context.Context, ro *rampv1.Rollout, desired *unstructured.Unstructured) (cur *unstructured.Unstructured, created bool, err error) {
+func (r *Router) ensure(ctx context.Context, ro *rampv1.Rollout, desired *unstructured.Unstructured, weight int32) (cur *unstructured.Unstructured, created bool, err error) {
 	if ro.DeletionTimestamp == nil {
-		return objects.Ensure(ctx, r.c, desired.DeepCopy())
+		note := traffic.Wrote(reasonCreatingCanaryIngress, "Creating canary ingress `%s` with weight `%d`", desired.GetName(), weight)
+		return objects.Ensure(ctx, r.c, desired.DeepCopy(), note)
 	}
 	cur = &unstructured.Unstructured{}
 	cur.SetGroupVersionKind(objects.IngressGVK)

@@ -2,6 +2,7 @@ package nginx
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -57,7 +58,8 @@ func getCanary(t *testing.T, c client.Client, name string) *unstructured.Unstruc
 }
 
 func TestSync(t *testing.T) {
-	ctx := context.Background()
+	var reported []traffic.Write
+	ctx := traffic.WithWrites(context.Background(), &reported)
 	var w writes
 	c := newClient(t, &w, obj(t, stableIngressYAML))
 	r := New(c)
@@ -72,10 +74,13 @@ func TestSync(t *testing.T) {
 	if canary.GetAnnotations()["nginx.ingress.kubernetes.io/canary-weight"] != "10" || !controlledBy(canary, ro) {
 		t.Fatalf("created canary Ingress: %v", canary.Object)
 	}
+	if want := []traffic.Write{{Reason: "CreatingCanaryIngress", Message: "Creating canary ingress `web-web-canary` with weight `10`"}}; !reflect.DeepEqual(reported, want) {
+		t.Errorf("first Sync reported %q, want %q", reported, want)
+	}
 
-	w = writes{}
-	if inForce, err := r.Sync(ctx, ro, want); err != nil || !inForce || w != (writes{}) {
-		t.Fatalf("second Sync = %v, %v with %+v; want in force without writes", inForce, err, w)
+	w, reported = writes{}, nil
+	if inForce, err := r.Sync(ctx, ro, want); err != nil || !inForce || w != (writes{}) || len(reported) != 0 {
+		t.Fatalf("second Sync = %v, %v with %+v, reported %q; want in force without writes", inForce, err, w, reported)
 	}
 
 	// Someone annotates the canary Ingress; a new weight and a header route
@@ -88,6 +93,9 @@ func TestSync(t *testing.T) {
 	w = writes{}
 	if inForce, err := r.Sync(ctx, ro, want); err != nil || inForce || w.update != 1 {
 		t.Fatalf("Sync after a change = %v, %v with %+v; want one update", inForce, err, w)
+	}
+	if want := []traffic.Write{{Reason: "PatchingCanaryIngress", Message: "Updating Ingress `web-web-canary` to desiredWeight '40'"}}; !reflect.DeepEqual(reported, want) {
+		t.Errorf("Sync after a change reported %q, want %q", reported, want)
 	}
 	got := getCanary(t, c, "web-web-canary").GetAnnotations()
 	for k, v := range map[string]string{

@@ -39,18 +39,20 @@ func Get(ctx context.Context, c client.Reader, ref traffic.Ref) (*unstructured.U
 
 // Sync reads ref, applies mutate to a copy and, if that changed anything,
 // updates the object with the resourceVersion it read (a conflict is retried
-// on the next reconcile with a fresh read). It reports whether the object
-// already carried what mutate sets.
-func Sync(ctx context.Context, c client.Client, ref traffic.Ref, mutate func(*unstructured.Unstructured) error) (bool, error) {
+// on the next reconcile with a fresh read) and reports note
+// (traffic.Report). It reports whether the object already carried what
+// mutate sets.
+func Sync(ctx context.Context, c client.Client, ref traffic.Ref, mutate func(*unstructured.Unstructured) error, note traffic.Write) (bool, error) {
 	cur, err := Get(ctx, c, ref)
 	if err != nil {
 		return false, err
 	}
-	return Update(ctx, c, cur, mutate)
+	return Update(ctx, c, cur, mutate, note)
 }
 
-// Update applies mutate to a copy of cur and writes it if it changed.
-func Update(ctx context.Context, c client.Client, cur *unstructured.Unstructured, mutate func(*unstructured.Unstructured) error) (bool, error) {
+// Update applies mutate to a copy of cur and writes it if it changed,
+// reporting note once the write is accepted.
+func Update(ctx context.Context, c client.Client, cur *unstructured.Unstructured, mutate func(*unstructured.Unstructured) error, note traffic.Write) (bool, error) {
 	want := cur.DeepCopy()
 	if err := mutate(want); err != nil {
 		return false, traffic.Misconfigured("%s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
@@ -64,12 +66,13 @@ func Update(ctx context.Context, c client.Client, cur *unstructured.Unstructured
 		}
 		return false, fmt.Errorf("update %s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
 	}
+	traffic.Report(ctx, note)
 	return false, nil
 }
 
-// Ensure creates obj when no object of its kind and name exists yet and
-// returns the existing one otherwise (created=false).
-func Ensure(ctx context.Context, c client.Client, obj *unstructured.Unstructured) (cur *unstructured.Unstructured, created bool, err error) {
+// Ensure creates obj when no object of its kind and name exists yet,
+// reporting note, and returns the existing one otherwise (created=false).
+func Ensure(ctx context.Context, c client.Client, obj *unstructured.Unstructured, note traffic.Write) (cur *unstructured.Unstructured, created bool, err error) {
 	ref := traffic.Ref{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	cur = &unstructured.Unstructured{}
 	cur.SetGroupVersionKind(ref.GVK)
@@ -83,6 +86,7 @@ func Ensure(ctx context.Context, c client.Client, obj *unstructured.Unstructured
 	if err := c.Create(ctx, obj, client.FieldOwner(FieldOwner)); err != nil {
 		return nil, false, fmt.Errorf("create %s %s/%s: %w", ref.GVK.Kind, ref.Namespace, ref.Name, err)
 	}
+	traffic.Report(ctx, note)
 	return obj, true, nil
 }
 

@@ -66,6 +66,10 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return []traffic.Ref{{GVK: splitGK.WithVersion("v1alpha4"), Namespace: ro.Namespace, Name: splitName(ro)}}
 }
 
+// reasonTrafficSplitCreated is upstream's Event reason for a created
+// TrafficSplit (traffic.Report); upstream records none for a patch.
+const reasonTrafficSplitCreated = "TrafficSplitCreated"
+
 // Sync creates the Rollout's TrafficSplit carrying want (not yet in force:
 // the mesh has still to read it) or, when it exists and the Rollout controls
 // it, sets its service and backends. A cluster without the TrafficSplit CRD
@@ -82,14 +86,14 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 	obj := t.object(ro, m.GroupVersionKind.Version)
 	if ro.DeletionTimestamp != nil { // being deleted: restore an existing split, never create one
 		ref := traffic.Ref{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
-		return objects.Sync(ctx, r.c, ref, func(u *unstructured.Unstructured) error { return t.set(u) })
+		return objects.Sync(ctx, r.c, ref, func(u *unstructured.Unstructured) error { return t.set(u) }, traffic.Write{})
 	}
-	cur, created, err := objects.Ensure(ctx, r.c, obj)
+	cur, created, err := objects.Ensure(ctx, r.c, obj, traffic.Wrote(reasonTrafficSplitCreated, "TrafficSplit `%s` created", obj.GetName()))
 	if err != nil || created {
 		return false, err
 	}
 	if ref := metav1.GetControllerOf(cur); ref == nil || ref.UID != ro.UID {
 		return false, traffic.Misconfigured("TrafficSplit %s/%s exists and is not controlled by Rollout %s", cur.GetNamespace(), cur.GetName(), ro.Name)
 	}
-	return objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error { return t.set(u) })
+	return objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error { return t.set(u) }, traffic.Write{}) // upstream records no Event for a patch
 }

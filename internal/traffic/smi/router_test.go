@@ -2,6 +2,7 @@ package smi
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -44,7 +45,8 @@ func cluster(version string, objs ...client.Object) (client.Client, *int) {
 }
 
 func TestSync(t *testing.T) {
-	ctx := context.Background()
+	var reported []traffic.Write
+	ctx := traffic.WithWrites(context.Background(), &reported)
 	c, writes := cluster("v1alpha2")
 	r := New(c)
 	ro := rollout(rampv1.SMITrafficRouting{RootService: "web"})
@@ -60,6 +62,10 @@ func TestSync(t *testing.T) {
 	step(traffic.Route{Canary: 0, Max: 100}, true, 1)
 	step(traffic.Route{Canary: 40, Max: 100}, false, 2) // updated
 	step(traffic.Route{Canary: 40, Max: 100}, true, 2)
+	// An Event for the creation only, as upstream.
+	if want := []traffic.Write{{Reason: "TrafficSplitCreated", Message: "TrafficSplit `web` created"}}; !reflect.DeepEqual(reported, want) {
+		t.Errorf("reported %q, want %q", reported, want)
+	}
 
 	got := &unstructured.Unstructured{}
 	got.SetGroupVersionKind(schema.GroupVersionKind{Group: "split.smi-spec.io", Version: "v1alpha2", Kind: "TrafficSplit"})
