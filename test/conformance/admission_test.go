@@ -33,11 +33,7 @@ func TestAdmission(t *testing.T) {
 		t.Skip("RAMP_CONF_UPSTREAM_MODULE unset (hack/conformance.sh sets it)")
 	}
 	ctx := context.Background()
-	const ns = "c-admission"
-	for _, s := range []*side{rampSide, upstreamSide} {
-		_, _ = s.run(ctx, "", cfg.kubectl, "create", "namespace", ns)
-		t.Cleanup(func() { _, _ = s.run(context.Background(), "", cfg.kubectl, "delete", "namespace", ns, "--wait=false") })
-	}
+	ns := newNamespace(t, "c-admission")
 	objs := upstreamManifests(t, mod)
 	if len(objs) < 50 {
 		t.Fatalf("read %d argoproj.io objects from upstream's manifests, want at least 50", len(objs))
@@ -359,11 +355,7 @@ var admissionRules = []admissionRule{
 // transition rule).
 func TestAdmissionRules(t *testing.T) {
 	ctx := context.Background()
-	const ns = "c-admission-rules"
-	for _, s := range []*side{rampSide, upstreamSide} {
-		_, _ = s.run(ctx, "", cfg.kubectl, "create", "namespace", ns)
-		t.Cleanup(func() { _, _ = s.run(context.Background(), "", cfg.kubectl, "delete", "namespace", ns, "--wait=false") })
-	}
+	ns := newNamespace(t, "c-admission-rules")
 	for _, rule := range admissionRules {
 		var m map[string]any
 		if err := sigsyaml.Unmarshal([]byte(admissionBases[rule.base]), &m); err != nil {

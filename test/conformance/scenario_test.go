@@ -78,16 +78,10 @@ func runScenario(t *testing.T, sc scenario) {
 		t.Skip(sc.skip)
 	}
 	ctx := context.Background()
-	ns := "c-" + sc.name
+	ns := newNamespace(t, "c-"+sc.name)
 	var sides [2]*actor
 	for i, s := range []*side{rampSide, upstreamSide} {
 		sides[i] = &actor{side: s, ns: ns}
-	}
-	for _, a := range sides {
-		if _, err := a.run(ctx, "", cfg.kubectl, "create", "namespace", ns); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = a.run(context.Background(), "", cfg.kubectl, "delete", "namespace", ns, "--wait=false") })
 	}
 	all := append([]step{{name: "apply", do: func(ctx context.Context, a *actor) error {
 		if sc.pre != "" {

@@ -6,11 +6,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -114,4 +117,31 @@ func freeAddr() string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// newNamespace creates the same fresh namespace (base plus a random suffix,
+// so a namespace still terminating from an earlier run never collides) on
+// both planes. Cleanup deletes it and waits until it is gone while the
+// controllers still run, so their finalizers (routes restored on delete) are
+// honoured instead of leaving it Terminating.
+func newNamespace(t *testing.T, base string) string {
+	t.Helper()
+	ns := fmt.Sprintf("%s-%04x", base, rand.IntN(1<<16))
+	for _, s := range []*side{rampSide, upstreamSide} {
+		if _, err := s.run(context.Background(), "", cfg.kubectl, "create", "namespace", ns); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		var wg sync.WaitGroup
+		for _, s := range []*side{rampSide, upstreamSide} {
+			wg.Go(func() {
+				if _, err := s.run(context.Background(), "", cfg.kubectl, "delete", "namespace", ns, "--wait=true", "--timeout=50s"); err != nil {
+					t.Logf("%s: namespace %s not deleted: %v", s.name, ns, err)
+				}
+			})
+		}
+		wg.Wait()
+	})
+	return ns
 }
