@@ -74,7 +74,7 @@ func BenchmarkManyRollouts(b *testing.B) {
 	w1, r1 := requestDelta(before, mid)
 	w2, r2 := requestDelta(mid, after)
 	memAfter := memory(b, p)
-	b.Logf("%d rollouts: all Healthy %s after creation, %.1f writes and %.0f reads each; one update of all: %s, %.1f writes and %.0f reads each",
+	b.Logf("%d rollouts: all Healthy %s after creation, %.1f writes each and %.0f reads in all; one update of all: %s, %.1f writes each and %.0f reads in all (watch renewals)",
 		n, created.Round(time.Millisecond), w1/n, r1, updated.Round(time.Millisecond), w2/n, r2)
 	b.Logf("controller RSS: %.0f MiB idle, %.0f MiB with %d rollouts (+%d ReplicaSets, %d pods), %.0f MiB after the update",
 		idle, memHealthy, n, n, 2*n, memAfter)
