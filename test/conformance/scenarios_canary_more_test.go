@@ -307,6 +307,16 @@ func canaryMoreScenarios() []scenario {
 			{name: "skip step", do: skipCurrentStep, until: healthyAt("2")},
 		},
 	}, {
+		// Without spec.selector the Deployment's selector serves.
+		name:    "canary-workload-ref-no-selector",
+		pre:     workloadDeployment,
+		yaml:    strings.Replace(workloadRollout, "  selector: {matchLabels: {app: app}}\n", "", 1),
+		initial: healthy,
+		steps: []step{
+			{name: "set deployment image", do: kubectl("set", "image", "deployment/app", "app=registry.example/app:v2"), until: pausedAt(1)},
+			{name: "promote", do: promote, until: healthyAt("2")},
+		},
+	}, {
 		name:    "canary-workload-ref",
 		pre:     workloadDeployment,
 		yaml:    workloadRollout,

@@ -54,6 +54,9 @@ func (r *Reconciler) resolveWorkload(ctx context.Context, ro *rampv1.Rollout) (*
 		return nil, "", err
 	}
 	ro.Spec.Template = d.Spec.Template.DeepCopy()
+	if ro.Spec.Selector == nil { // as upstream: the Deployment's selector serves (in memory only, never written)
+		ro.Spec.Selector = d.Spec.Selector.DeepCopy()
+	}
 	return &d, "", nil
 }
 
