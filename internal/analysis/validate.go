@@ -17,6 +17,12 @@ import (
 // upstream, a condition that does not compile makes each measurement an
 // Error); (*Evaluator).Check reports them early.
 func ValidateMetrics(metrics []rampv1.Metric) error {
+	return eachMetric(metrics, ValidateMetric)
+}
+
+// eachMetric checks that there are metrics, that their names are distinct,
+// and each with check; errors name the metric's index.
+func eachMetric(metrics []rampv1.Metric, check func(rampv1.Metric) error) error {
 	if len(metrics) == 0 {
 		return errors.New("no metrics specified")
 	}
@@ -26,7 +32,7 @@ func ValidateMetrics(metrics []rampv1.Metric) error {
 			return fmt.Errorf("metrics[%d]: duplicate name '%s'", i, m.Name)
 		}
 		seen[m.Name] = true
-		if err := ValidateMetric(m); err != nil {
+		if err := check(m); err != nil {
 			return fmt.Errorf("metrics[%d]: %w", i, err)
 		}
 	}
@@ -42,27 +48,15 @@ func ValidateMetrics(metrics []rampv1.Metric) error {
 // Error.
 func ValidateMetricsWithArgs(metrics []rampv1.Metric, args []rampv1.Argument) error {
 	known := knownArgs(args)
-	if len(metrics) == 0 {
-		return errors.New("no metrics specified")
-	}
-	seen := make(map[string]bool, len(metrics))
-	for i, m := range metrics {
-		if seen[m.Name] {
-			return fmt.Errorf("metrics[%d]: duplicate name '%s'", i, m.Name)
-		}
-		seen[m.Name] = true
+	return eachMetric(metrics, func(m rampv1.Metric) error {
 		if name := undeclared(m, args); name != "" {
-			return fmt.Errorf("metrics[%d]: metric %q uses argument %q, which is not declared", i, m.Name, name)
+			return fmt.Errorf("metric %q uses argument %q, which is not declared", m.Name, name)
 		}
-		resolved, complete := substituteKnown(m, known)
-		if !complete {
-			continue
+		if resolved, complete := substituteKnown(m, known); complete {
+			return ValidateMetric(resolved)
 		}
-		if err := ValidateMetric(resolved); err != nil {
-			return fmt.Errorf("metrics[%d]: %w", i, err)
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // undeclared returns the first placeholder of m naming no argument, or "".
