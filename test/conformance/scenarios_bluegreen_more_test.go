@@ -92,7 +92,7 @@ func moreBlueGreenScenarios() []scenario {
 		name:    "bluegreen-autopromotion-seconds",
 		ci:      true,
 		pre:     bgServices,
-		yaml:    rollout(2, blueGreen("autoPromotionSeconds: 8", "scaleDownDelaySeconds: 20")),
+		yaml:    rollout(2, blueGreen("autoPromotionSeconds: 15", "scaleDownDelaySeconds: 20")),
 		initial: healthy,
 		steps: []step{
 			{name: "set image", do: setImage("registry.example/app:v2"), until: bgPaused},

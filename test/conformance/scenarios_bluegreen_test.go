@@ -19,7 +19,7 @@ func blueGreenScenarios() []scenario {
 		name:    "bluegreen-preview",
 		ci:      true,
 		pre:     bgServices,
-		yaml:    rollout(3, "    blueGreen:\n      activeService: active\n      previewService: preview\n      autoPromotionEnabled: false\n      scaleDownDelaySeconds: 3"),
+		yaml:    rollout(3, "    blueGreen:\n      activeService: active\n      previewService: preview\n      autoPromotionEnabled: false\n      scaleDownDelaySeconds: 20"),
 		initial: healthy,
 		steps: []step{
 			{name: "set image", do: setImage("registry.example/app:v2"), until: bgPaused},
