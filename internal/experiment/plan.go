@@ -22,7 +22,8 @@ const (
 
 // Reasons of the Progressing condition and Events.
 const (
-	ReasonProgressing = "ExperimentProgressing"
+	ReasonProgressing = "ReplicaSetUpdated"
+	ReasonRunning     = "NewReplicaSetAvailable"
 	ReasonCompleted   = "ExperimentCompleted"
 	ReasonInvalidSpec = "InvalidSpec"
 )
@@ -62,6 +63,9 @@ type Output struct {
 	Create []string
 	// Scale is the replicas each template's ReplicaSet should have.
 	Scale map[string]int32
+	// ScaleDownDeadline, once the verdict is in, is when the ReplicaSets
+	// go to 0 (upstream's scale-down-deadline annotation on each).
+	ScaleDownDeadline time.Time
 	// Start and Terminate list analyses whose runs to create and stop.
 	Start, Terminate []string
 	// Services lists, by template name, the templates whose Service should
@@ -116,7 +120,7 @@ func (p *planner) run() {
 	st := &p.out.Status
 	if st.Phase == "" {
 		st.Phase = rampv1.AnalysisPhasePending
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonProgressing, "Experiment is progressing", p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonProgressing, fmt.Sprintf("Experiment %q is progressing.", p.ex.Name), p.in.Now)
 	}
 	if p.ex.Spec.Terminate {
 		p.finish(rampv1.AnalysisPhaseSuccessful, "Experiment was terminated")
@@ -142,6 +146,7 @@ func (p *planner) run() {
 		}
 		now := metav1.NewTime(p.in.Now)
 		st.AvailableAt, st.Phase = &now, rampv1.AnalysisPhaseRunning
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonRunning, fmt.Sprintf("Experiment %q is running.", p.ex.Name), p.in.Now)
 		p.event(false, "ExperimentRunning", "all templates are available")
 	}
 	p.analyses()
@@ -250,6 +255,9 @@ func (p *planner) verdict() {
 func (p *planner) finish(phase rampv1.AnalysisPhase, msg string) {
 	st := &p.out.Status
 	st.Phase, st.Message = phase, msg
+	if phase == rampv1.AnalysisPhaseSuccessful {
+		st.Message = "" // as upstream: only a failure explains itself (the Event and the condition say why)
+	}
 	setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, msg, p.in.Now)
 	p.event(phase != rampv1.AnalysisPhaseSuccessful, "Experiment"+string(phase), msg)
 }
@@ -270,6 +278,7 @@ func (p *planner) completed() {
 	at := p.in.Now
 	if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == ReasonCompleted {
 		at = c.LastTransitionTime.Add(time.Duration(delay) * time.Second)
+		p.out.ScaleDownDeadline = at
 	}
 	for _, t := range p.ex.Spec.Templates {
 		rs, ok := p.in.ReplicaSets[t.Name]

@@ -112,6 +112,9 @@ func TestExperimentLifecycle(t *testing.T) {
 	if got := s.ex.Status.AvailableAt; got == nil || !got.Time.Equal(s.now) {
 		t.Errorf("availableAt %v, want %s", got, s.now)
 	}
+	if c := s.ex.Status.Conditions; len(c) != 1 || c[0].Reason != "NewReplicaSetAvailable" {
+		t.Errorf("conditions %+v, want Progressing NewReplicaSetAvailable once running (upstream's reason)", c)
+	}
 	if !slices.Equal(out.Start, []string{"a", "b"}) || out.RequeueAfter != time.Minute {
 		t.Errorf("start %v requeue %s, want both analyses and the duration", out.Start, out.RequeueAfter)
 	}
@@ -126,6 +129,12 @@ func TestExperimentLifecycle(t *testing.T) {
 	s.now = s.now.Add(time.Minute)
 	out = s.pass()
 	s.expect(rampv1.AnalysisPhaseSuccessful, "baseline=1 canary=2")
+	if s.ex.Status.Message != "" {
+		t.Errorf("message %q after the duration, want none (as upstream)", s.ex.Status.Message)
+	}
+	if want := s.now.Add(5 * time.Second); !out.ScaleDownDeadline.Equal(want) {
+		t.Errorf("scale-down deadline %s, want %s (the verdict plus the delay)", out.ScaleDownDeadline, want)
+	}
 	if !slices.Equal(out.Terminate, []string{"a", "b"}) || out.RequeueAfter != 5*time.Second {
 		t.Errorf("terminate %v requeue %s, want the runs stopped and the scale-down delay", out.Terminate, out.RequeueAfter)
 	}
@@ -158,12 +167,12 @@ func TestExperimentVerdicts(t *testing.T) {
 		name:   "required analysis without duration: complete when it succeeds",
 		mutate: func(sp *rampv1.ExperimentSpec) { sp.Duration, sp.Analyses[0].RequiredForCompletion = "", true },
 		run:    func(s *sim) { s.runs["a"] = Run{Name: "exp-a", Phase: rampv1.AnalysisPhaseSuccessful} },
-		want:   rampv1.AnalysisPhaseSuccessful, message: "the analyses required for completion succeeded",
+		want:   rampv1.AnalysisPhaseSuccessful, message: "",
 	}, {
 		name:   "terminate",
 		mutate: func(sp *rampv1.ExperimentSpec) { sp.Duration = "" },
 		run:    func(s *sim) { s.ex.Spec.Terminate = true },
-		want:   rampv1.AnalysisPhaseSuccessful, message: "Experiment was terminated",
+		want:   rampv1.AnalysisPhaseSuccessful, message: "",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t, tc.mutate)

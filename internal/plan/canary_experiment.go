@@ -40,6 +40,9 @@ func (r *canaryRun) stepExperiment(idx int32, e *rampv1.RolloutExperimentStep) b
 	r.a.wanted[x.Name] = !x.Phase.Completed()
 	switch {
 	case x.Phase == rampv1.AnalysisPhaseSuccessful:
+		// upstream records only an Experiment still to be judged: the step
+		// completes in this pass, so the status forgets it
+		r.s.Canary.CurrentExperiment = ""
 		return true
 	case x.Phase.Completed():
 		r.a.detail = experimentDetail(x)

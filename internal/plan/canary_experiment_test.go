@@ -53,6 +53,9 @@ func TestCanaryExperimentStep(t *testing.T) {
 			case !tc.healthy && (!st.Abort || !strings.Contains(st.Message, `Experiment web-v2-2-1 Failed: analysis "check" failed`)):
 				t.Errorf("abort %v message %q, want aborted with the Experiment's verdict", st.Abort, st.Message)
 			}
+			if tc.name == "successful" && st.Canary.CurrentExperiment != "" {
+				t.Errorf("currentExperiment %q after the step, want none", st.Canary.CurrentExperiment)
+			}
 			if x := s.exps["web-v2-2-1"]; !x.Phase.Completed() || len(s.exps) != 1 {
 				t.Errorf("experiments %v: want the one, ended", s.exps)
 			}

@@ -218,8 +218,12 @@ func (r *canaryRun) routedWeights() {
 	}
 	held, ok := r.held()
 	verified := ok && sameRoute(held, *rt)
+	canaryHash := rt.CanaryHash
+	if r.aborted && r.in.New != nil {
+		canaryHash = r.in.NewHash // upstream: the aborted update's hash, whatever the canary Service selects
+	}
 	w := &rampv1.TrafficWeights{
-		Canary:   rampv1.WeightDestination{Weight: rt.Canary, ServiceName: r.c.CanaryService, PodTemplateHash: rt.CanaryHash},
+		Canary:   rampv1.WeightDestination{Weight: rt.Canary, ServiceName: r.c.CanaryService, PodTemplateHash: canaryHash},
 		Stable:   rampv1.WeightDestination{Weight: rt.Stable(), ServiceName: r.c.StableService, PodTemplateHash: rt.StableHash},
 		Verified: &verified,
 	}

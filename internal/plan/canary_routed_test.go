@@ -123,6 +123,9 @@ func TestRoutedCanaryAbort(t *testing.T) {
 			}
 			s.run("v2", time.Minute)
 			s.expectEnd("v1", 5, "v2", handoverRoute("v1"))
+			if w := s.ro.Status.Canary.Weights; w == nil || w.Canary.PodTemplateHash != "v2" || w.Canary.Weight != 0 {
+				t.Errorf("aborted: status.canary.weights %+v, want the canary v2 at 0", w)
+			}
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -183,6 +184,12 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 	}
 	for name, n := range out.Scale {
 		rs := w.rs[name]
+		if d := out.ScaleDownDeadline; rs != nil && !d.IsZero() && n > 0 && rs.Annotations["scale-down-deadline"] == "" { // as upstream
+			at := d.UTC().Format(time.RFC3339)
+			if err := mergePatch(ctx, r.Client, rs, map[string]any{"metadata": map[string]any{"annotations": map[string]any{"scale-down-deadline": at}}}); err != nil {
+				return fmt.Errorf("annotate ReplicaSet %s: %w", rs.Name, err)
+			}
+		}
 		if rs == nil || (rs.Spec.Replicas != nil && *rs.Spec.Replicas == n) {
 			continue
 		}
@@ -234,6 +241,7 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment
 	labels[NameLabel], labels[TemplateLabel] = ex.Name, name
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Name: ex.Name + "-" + name, Namespace: ex.Namespace, Labels: labels,
+			Annotations:     map[string]string{"experiment.argoproj.io/name": ex.Name, "experiment.argoproj.io/template-name": name}, // as upstream
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ex, rampv1.GroupVersion.WithKind("Experiment"))}},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: t.MinReadySeconds, Selector: sel, Template: *tmpl},
 	}

@@ -6,7 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -31,8 +33,7 @@ func (r *Reconciler) ownedExperiments(ctx context.Context, ro *rampv1.Rollout) (
 func toPlanExperiments(exs []*rampv1.Experiment) map[string]plan.Experiment {
 	out := make(map[string]plan.Experiment, len(exs))
 	for _, ex := range exs {
-		step, _ := strconv.ParseInt(ex.Labels[RunStepIndexLabel], 10, 32)
-		out[ex.Name] = plan.Experiment{Name: ex.Name, Hash: ex.Labels[HashLabel], StepIndex: int32(step),
+		out[ex.Name] = plan.Experiment{Name: ex.Name, Hash: ex.Labels[HashLabel], StepIndex: experimentStepIndex(ex),
 			Phase: ex.Status.Phase, Message: ex.Status.Message, Terminating: ex.Spec.Terminate}
 	}
 	return out
@@ -46,7 +47,7 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 		if err != nil {
 			return err
 		}
-		if err := r.createExperiment(ctx, ex, w); err != nil {
+		if err := r.createExperiment(ctx, ro, ex, w); err != nil {
 			return err
 		}
 	}
@@ -65,7 +66,7 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 // createExperiment creates ex, named <name>.N when an ended Experiment of
 // an earlier try (before a retry) holds the name; one still going is the
 // same try's, created by a pass whose status write has not arrived.
-func (r *Reconciler) createExperiment(ctx context.Context, ex *rampv1.Experiment, w *world) error {
+func (r *Reconciler) createExperiment(ctx context.Context, ro *rampv1.Rollout, ex *rampv1.Experiment, w *world) error {
 	base := ex.Name
 	for n := 0; n < 100; n++ {
 		if n > 0 {
@@ -78,8 +79,12 @@ func (r *Reconciler) createExperiment(ctx context.Context, ex *rampv1.Experiment
 		case i >= 0:
 			return nil
 		}
-		if err := r.Client.Create(ctx, ex); client.IgnoreAlreadyExists(err) != nil {
+		err := r.Client.Create(ctx, ex)
+		if client.IgnoreAlreadyExists(err) != nil {
 			return fmt.Errorf("create experiment %s: %w", ex.Name, err)
+		}
+		if err == nil { // as upstream, said on the Rollout
+			r.Recorder.Eventf(ro, ex, corev1.EventTypeNormal, "ExperimentCreated", "Create", "Created Experiment '%s'", ex.Name)
 		}
 		return nil
 	}
@@ -128,13 +133,13 @@ func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*ramp
 		}
 		spec.Analyses = append(spec.Analyses, ref)
 	}
-	labels := map[string]string{HashLabel: w.hash, RunStepIndexLabel: strconv.Itoa(int(idx))}
+	labels := merged(ro.Labels, map[string]string{HashLabel: w.hash}) // upstream: the Rollout's labels and the hash
 	if id, ok := ro.Labels[instanceIDLabel]; ok {
 		labels[instanceIDLabel] = id
 	}
 	return &rampv1.Experiment{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%s-%d-%d", ro.Name, w.hash, w.revision, idx), Namespace: ro.Namespace,
-			Labels: labels, OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)}},
+			Labels: labels, Annotations: map[string]string{RevisionAnnotation: strconv.FormatInt(int64(w.revision), 10)}, OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)}},
 		Spec: spec,
 	}, nil
 }
@@ -149,4 +154,16 @@ func merged(base, extra map[string]string) map[string]string {
 	}
 	maps.Copy(out, extra)
 	return out
+}
+
+// experimentStepIndex is the step an Experiment runs: the last number of
+// its name (<rollout>-<hash>-<revision>-<step>[.<collision>]), or the
+// step-index label earlier Ramp versions wrote.
+func experimentStepIndex(ex *rampv1.Experiment) int32 {
+	s, ok := ex.Labels[RunStepIndexLabel]
+	if !ok {
+		s, _, _ = strings.Cut(ex.Name[strings.LastIndex(ex.Name, "-")+1:], ".")
+	}
+	n, _ := strconv.ParseInt(s, 10, 32)
+	return int32(n)
 }
