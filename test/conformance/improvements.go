@@ -75,6 +75,18 @@ var improvements = []improvement{
 		key: regexp.MustCompile(`^(rollout/app (condition (Completed|Healthy|Paused|Progressing)|status\.(blueGreen\.activeSelector|controllerPause|message|pauseConditions|phase|selector|stableRS|replicas))|` +
 			`service/active selector|replicaset/app-H1 (annotation scale-down-deadline|pods' labels|replicas spec/ready/available))$`),
 	},
+	{
+		// Once an Experiment has ended, upstream stops reconciling its
+		// analyses: status.analysisRuns keeps saying Running for a run it
+		// terminated and that is itself Successful. Ramp records the run's
+		// final phase.
+		id:  "experiment-final-analysis-status",
+		key: regexp.MustCompile(`^experiment/[^ ]+ analysis [^ ]+$`),
+		match: func(upstream, ramp string) bool {
+			u, r := strings.Fields(upstream), strings.Fields(ramp)
+			return len(u) >= 2 && len(r) >= 2 && u[0] == r[0] && u[1] == "Running" && r[1] != "Running"
+		},
+	},
 }
 
 // explain returns the id of the improvement that covers a difference, or "".

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"sort"
 	"strconv"
@@ -81,13 +82,16 @@ func (w *world) hashes() map[string]string {
 	out := map[string]string{}
 	for _, rs := range w.replicaSets {
 		h := rs.GetLabels()[hashLabel]
-		if h == "" {
-			continue
-		}
-		if rev := rs.GetAnnotations()["rollout.argoproj.io/revision"]; rev != "" {
+		if rev := rs.GetAnnotations()["rollout.argoproj.io/revision"]; h != "" && rev != "" {
 			out[h] = "H" + rev
-		} else {
-			out[h] = "H" + strings.TrimSuffix(strings.ReplaceAll(rs.GetName(), h, ""), "-")
+		}
+	}
+	// an experiment's name carries its Rollout's hash: normalized first
+	revs := newNormalizer(maps.Clone(out))
+	for _, rs := range w.replicaSets {
+		h := rs.GetLabels()[hashLabel]
+		if h != "" && rs.GetAnnotations()["rollout.argoproj.io/revision"] == "" {
+			out[h] = "H" + revs.apply(strings.TrimSuffix(strings.ReplaceAll(rs.GetName(), h, ""), "-"))
 		}
 	}
 	return out
@@ -247,7 +251,8 @@ func (w *world) observe(opts observeOpts) observation {
 			meta(p, u)
 			phase, _, _ := unstructured.NestedString(u.Object, "status", "phase")
 			put(p+" status.phase", phase)
-			if set.kind != "analysisrun" {
+			if set.kind == "experiment" {
+				observeExperiment(put, p, u)
 				continue
 			}
 			msg, _, _ := unstructured.NestedString(u.Object, "status", "message")
@@ -426,4 +431,33 @@ func (o observeOpts) ignoreAnnotation(k string) bool {
 		}
 	}
 	return false
+}
+
+// observeExperiment puts an Experiment's message, its templates' status and
+// replica counts, its analyses' phases and its conditions.
+func observeExperiment(put func(string, any), p string, u *unstructured.Unstructured) {
+	msg, _, _ := unstructured.NestedString(u.Object, "status", "message")
+	put(p+" status.message", msg)
+	ts, _, _ := unstructured.NestedSlice(u.Object, "status", "templateStatuses")
+	for _, t := range ts {
+		t, _ := t.(map[string]any)
+		put(fmt.Sprintf("%s template %v", p, t["name"]), fmt.Sprintf("%v %v/%v/%v/%v %v",
+			t["status"], t["replicas"], t["updatedReplicas"], t["readyReplicas"], t["availableReplicas"], t["message"]))
+	}
+	ars, _, _ := unstructured.NestedSlice(u.Object, "status", "analysisRuns")
+	for _, a := range ars {
+		a, _ := a.(map[string]any)
+		put(fmt.Sprintf("%s analysis %v", p, a["name"]), fmt.Sprintf("%v %v %v", a["analysisRun"], a["phase"], a["message"]))
+	}
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		c, _ := c.(map[string]any)
+		put(fmt.Sprintf("%s condition %v", p, c["type"]), fmt.Sprintf("%v/%v", c["status"], c["reason"]))
+	}
+	put(p+" status.availableAt set", strconv.FormatBool(unstructuredHas(u, "status", "availableAt")))
+}
+
+func unstructuredHas(u *unstructured.Unstructured, fields ...string) bool {
+	_, ok, _ := unstructured.NestedFieldNoCopy(u.Object, fields...)
+	return ok
 }

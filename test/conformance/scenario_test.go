@@ -202,8 +202,15 @@ func (a *actor) settledEvents(ctx context.Context) (string, int64) {
 	return last, n
 }
 
-// ready is the step's condition on the rollout named "app" plus settledness.
+// ready is the step's condition on the rollout named "app" plus settledness;
+// a condition without ok (a scenario with no Rollout) holds on world alone.
 func (w *world) ready(c cond) error {
+	if c.ok == nil {
+		if err := c.world(w); err != nil {
+			return err
+		}
+		return w.settled()
+	}
 	var r *unstructured.Unstructured
 	for i := range w.rollouts {
 		if w.rollouts[i].GetName() == "app" {

@@ -82,5 +82,6 @@ func scenarios() []scenario {
 	out = append(out, blueGreenScenarios()...)
 	out = append(out, moreBlueGreenScenarios()...)
 	out = append(out, trafficScenarios()...)
+	out = append(out, experimentScenarios()...)
 	return append(out, analysisScenarios()...)
 }
