@@ -16,6 +16,10 @@ const (
 	// ManagedByRolloutsAnnotation marks a Service whose selector a Rollout
 	// switches; its value is the Rollout's name.
 	ManagedByRolloutsAnnotation = "argo-rollouts.argoproj.io/managed-by-rollouts"
+	// ExperimentNameAnnotation and ExperimentTemplateNameAnnotation name the
+	// Experiment and the template of an Experiment's ReplicaSet.
+	ExperimentNameAnnotation         = "experiment.argoproj.io/name"
+	ExperimentTemplateNameAnnotation = "experiment.argoproj.io/template-name"
 	// ControllerInstanceIDLabel assigns an object to the controller started
 	// with the same --instance-id; objects without it belong to the
 	// controller started without one.

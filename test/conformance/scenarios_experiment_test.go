@@ -99,7 +99,6 @@ func experimentScenarios() []scenario {
 		// Two templates for 10 s with a background web analysis, then the
 		// templates' scale-down after the experiment's delay.
 		name: "experiment-standalone",
-		skip: "open divergence: Ramp labels an Experiment's ReplicaSets and AnalysisRuns experiment.ramp.dev/{name,template,analysis} (its controller lists them by these); upstream sets no such labels (docs/conformance.md)",
 		pre:  web,
 		yaml: `apiVersion: argoproj.io/v1alpha1
 kind: Experiment
@@ -119,7 +118,6 @@ spec:
 		},
 	}, {
 		name: "experiment-step",
-		skip: "open divergence: Ramp labels an Experiment's ReplicaSets and AnalysisRuns experiment.ramp.dev/{name,template,analysis} (its controller lists them by these); upstream sets no such labels (docs/conformance.md)",
 		yaml: rollout(4, "    canary:\n      steps:\n      - setWeight: 25\n"+
 			"      - experiment:\n          duration: 10s\n          templates:\n"+
 			"          - {name: canary, specRef: canary, replicas: 1}\n"+

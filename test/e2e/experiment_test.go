@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,8 +227,11 @@ func TestExperiment(t *testing.T) {
 		}
 		mustRamp(t, ns, "terminate", "experiment", "exp")
 		ex := waitExperiment(t, ns, "exp", 30*time.Second, "Successful", experimentPhase(rampv1.AnalysisPhaseSuccessful))
-		if ex.Status.Message != "Experiment was terminated" {
-			t.Errorf("message %q", ex.Status.Message)
+		if ex.Status.Message != "" { // as upstream: a successful Experiment has no message (the condition says why)
+			t.Errorf("message %q, want none", ex.Status.Message)
+		}
+		if c := experimentCondition(ex); c == nil || c.Message != "Experiment was terminated" {
+			t.Errorf("Progressing condition %+v, want the message \"Experiment was terminated\"", c)
 		}
 		experimentSizes(t, ns, map[string]int32{"baseline": 0, "canary": 0})
 	})
@@ -330,9 +334,10 @@ func TestExperimentStep(t *testing.T) {
 			}
 			eventually(t, 60*time.Second, "the experiment's ReplicaSets at 0", func() error {
 				var rss appsv1.ReplicaSetList
-				if err := env.client.List(context.Background(), &rss, client.InNamespace(ns), client.MatchingLabels{"experiment.ramp.dev/name": name}); err != nil {
+				if err := env.client.List(context.Background(), &rss, client.InNamespace(ns)); err != nil {
 					return err
 				}
+				rss.Items = slices.DeleteFunc(rss.Items, func(rs appsv1.ReplicaSet) bool { return rs.Annotations[rampv1.ExperimentNameAnnotation] != name })
 				if len(rss.Items) != 2 {
 					return fmt.Errorf("%d ReplicaSets", len(rss.Items))
 				}
@@ -361,4 +366,14 @@ func metav1IsControlledByRollout(ex *rampv1.Experiment, ro *rampv1.Rollout) bool
 		}
 	}
 	return false
+}
+
+// experimentCondition is the Experiment's Progressing condition, or nil.
+func experimentCondition(ex *rampv1.Experiment) *rampv1.ExperimentCondition {
+	for i := range ex.Status.Conditions {
+		if ex.Status.Conditions[i].Type == rampv1.ExperimentProgressing {
+			return &ex.Status.Conditions[i]
+		}
+	}
+	return nil
 }

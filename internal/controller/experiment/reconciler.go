@@ -4,10 +4,12 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -28,6 +30,13 @@ import (
 
 // Labels on what an Experiment creates.
 const (
+	// NameAnnotation and TemplateNameAnnotation are upstream's keys on an
+	// Experiment's ReplicaSets.
+	NameAnnotation         = rampv1.ExperimentNameAnnotation
+	TemplateNameAnnotation = rampv1.ExperimentTemplateNameAnnotation
+	// NameLabel, TemplateLabel and AnalysisLabel are what Ramp versions
+	// before upstream fidelity labelled an Experiment's objects with: still
+	// read (objects made then), no longer written.
 	NameLabel     = "experiment.ramp.dev/name"
 	TemplateLabel = "experiment.ramp.dev/template"
 	AnalysisLabel = "experiment.ramp.dev/analysis"
@@ -98,22 +107,26 @@ type world struct {
 func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world, error) {
 	w := &world{rs: map[string]*appsv1.ReplicaSet{}, runs: map[string]*rampv1.AnalysisRun{}, hashes: map[string]string{},
 		specs: map[string]rampv1.AnalysisRunSpec{}}
+	// Owned objects are found by owner reference and named by upstream's
+	// template-name annotation (ReplicaSets) or their name (runs); the
+	// experiment.ramp.dev labels of objects made by earlier Ramp versions
+	// still name them.
 	var rss appsv1.ReplicaSetList
-	if err := r.Client.List(ctx, &rss, client.InNamespace(ex.Namespace), client.MatchingLabels{NameLabel: ex.Name}); err != nil {
+	if err := r.Client.List(ctx, &rss, client.InNamespace(ex.Namespace)); err != nil {
 		return nil, err
 	}
 	for i := range rss.Items {
 		if rs := &rss.Items[i]; metav1.IsControlledBy(rs, ex) {
-			w.rs[rs.Labels[TemplateLabel]] = rs
+			w.rs[cmp.Or(rs.Annotations[TemplateNameAnnotation], rs.Labels[TemplateLabel])] = rs
 		}
 	}
 	var runs rampv1.AnalysisRunList
-	if err := r.Client.List(ctx, &runs, client.InNamespace(ex.Namespace), client.MatchingLabels{NameLabel: ex.Name}); err != nil {
+	if err := r.Client.List(ctx, &runs, client.InNamespace(ex.Namespace)); err != nil {
 		return nil, err
 	}
 	for i := range runs.Items {
 		if ar := &runs.Items[i]; metav1.IsControlledBy(ar, ex) {
-			w.runs[ar.Labels[AnalysisLabel]] = ar
+			w.runs[cmp.Or(ar.Labels[AnalysisLabel], strings.TrimPrefix(ar.Name, ex.Name+"-"))] = ar
 		}
 	}
 	for _, t := range ex.Spec.Templates {
@@ -237,11 +250,10 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment
 		sel.MatchLabels = map[string]string{}
 	}
 	sel.MatchLabels[hashLabel] = hash
-	labels := maps.Clone(tmpl.Labels)
-	labels[NameLabel], labels[TemplateLabel] = ex.Name, name
+	labels := maps.Clone(tmpl.Labels) // as upstream: the template's labels and the hash, nothing of Ramp's
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Name: ex.Name + "-" + name, Namespace: ex.Namespace, Labels: labels,
-			Annotations:     map[string]string{"experiment.argoproj.io/name": ex.Name, "experiment.argoproj.io/template-name": name}, // as upstream
+			Annotations:     map[string]string{NameAnnotation: ex.Name, TemplateNameAnnotation: name}, // as upstream
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ex, rampv1.GroupVersion.WithKind("Experiment"))}},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: t.MinReadySeconds, Selector: sel, Template: *tmpl},
 	}

@@ -78,7 +78,7 @@ func (r *Reconciler) template(ctx context.Context, ns string, a rampv1.Experimen
 
 // newRun is the AnalysisRun of an analysis, named <experiment>-<analysis>.
 func newRun(ex *rampv1.Experiment, name string, spec rampv1.AnalysisRunSpec) *rampv1.AnalysisRun {
-	labels := map[string]string{NameLabel: ex.Name, AnalysisLabel: name}
+	labels := map[string]string{} // as upstream: no labels of Ramp's; the run is found by owner and name
 	if id, ok := ex.Labels[instanceLabel]; ok {
 		labels[instanceLabel] = id
 	}
