@@ -178,8 +178,10 @@ func canaryMoreScenarios() []scenario {
 			{name: "undo again", do: undo, until: healthyAt("5")},
 		},
 	}, {
+		// Not in the CI subset: once in a loaded full run Ramp's second
+		// restart (while paused) did not finish within the settle timeout;
+		// under investigation (docs/conformance.md).
 		name:    "canary-restart",
-		ci:      true,
 		yaml:    rollout(3, onePause),
 		initial: healthy,
 		steps: []step{
