@@ -2,6 +2,11 @@
 
 package conformance
 
+import (
+	"strings"
+	"testing"
+)
+
 const bgServices = `apiVersion: v1
 kind: Service
 metadata: {name: active}
@@ -38,4 +43,14 @@ func blueGreenScenarios() []scenario {
 			{name: "promote", do: promote, until: healthy},
 		},
 	}}
+}
+
+// TestBlueGreenScenariosAreBlueGreen: every scenario of this family runs the
+// blue-green strategy with an active Service it creates first.
+func TestBlueGreenScenariosAreBlueGreen(t *testing.T) {
+	for _, sc := range append(blueGreenScenarios(), moreBlueGreenScenarios()...) {
+		if !strings.Contains(sc.yaml, "blueGreen:") || !strings.Contains(sc.pre, "name: active") {
+			t.Errorf("%s: not a blue-green Rollout with its active Service", sc.name)
+		}
+	}
 }

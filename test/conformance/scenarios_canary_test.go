@@ -2,7 +2,10 @@
 
 package conformance
 
-import "fmt"
+import (
+	"fmt"
+	"testing"
+)
 
 // rollout renders a Rollout "app" (pods app=app, one container "app").
 func rollout(replicas int, strategy string) string {
@@ -66,15 +69,42 @@ func canaryScenarios() []scenario {
 		ci:      true,
 		yaml:    rollout(4, "    canary:\n      steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {}}]"),
 		initial: healthy,
-		steps: []step{
-			{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
-			{name: "promote", do: promote, until: pausedAt(3)},
-			{name: "abort", do: abort, until: aborted},
-			{name: "retry", do: retry, until: pausedAt(1)},
-			{name: "promote full", do: promoteFull, until: healthy},
-		},
+		steps:   append(abortRetrySteps(), step{name: "promote full", do: promoteFull, until: healthy}),
 	})
 	return out
+}
+
+// abortRetrySteps: to the second pause, abort there, retry to the first.
+func abortRetrySteps() []step {
+	return []step{
+		{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
+		{name: "promote", do: promote, until: pausedAt(3)},
+		{name: "abort", do: abort, until: aborted},
+		{name: "retry", do: retry, until: pausedAt(1)},
+	}
+}
+
+// TestScenarioTable: scenario names are unique (they name namespaces and
+// subtests), every step says what ends it, and the CI subset is not empty.
+func TestScenarioTable(t *testing.T) {
+	seen, ci := map[string]bool{}, 0
+	for _, sc := range scenarios() {
+		if sc.name == "" || seen[sc.name] {
+			t.Errorf("scenario name %q empty or repeated", sc.name)
+		}
+		seen[sc.name] = true
+		if sc.ci {
+			ci++
+		}
+		for i, st := range sc.steps {
+			if st.name == "" || st.until.desc == "" {
+				t.Errorf("%s: step %d has no name or no condition", sc.name, i)
+			}
+		}
+	}
+	if ci == 0 {
+		t.Error("no scenario is marked for the CI subset")
+	}
 }
 
 func scenarios() []scenario {

@@ -158,13 +158,8 @@ spec:
 		yaml: rollout(4, routedCanary("        istio: {virtualService: {name: vsvc, routes: [primary]}}",
 			"      dynamicStableScale: true\n"+twoPauses[len("    canary:\n"):])),
 		initial: healthy,
-		steps: []step{
-			{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
-			{name: "promote", do: promote, until: pausedAt(3)},
-			{name: "abort", do: abort, until: aborted},
-			{name: "retry", do: retry, until: pausedAt(1)},
-			{name: "promote full", do: promoteFull, until: healthyWith("registry.example/app:v2")},
-			{name: "delay over", until: oldScaledDown},
-		},
+		steps: append(abortRetrySteps(),
+			step{name: "promote full", do: promoteFull, until: healthyWith("registry.example/app:v2")},
+			step{name: "delay over", until: oldScaledDown}),
 	}}
 }

@@ -2,6 +2,11 @@
 
 package conformance
 
+import (
+	"strings"
+	"testing"
+)
+
 // Traffic routing: the route objects each controller writes are part of the
 // observation (observe reads VirtualServices, DestinationRules, Ingresses,
 // TrafficSplits and HTTPRoutes).
@@ -168,4 +173,14 @@ func trafficScenarios() []scenario {
 		initial: healthy,
 		steps:   twoWeightSteps,
 	}}
+}
+
+// TestTrafficScenariosRoute: every scenario of this family routes traffic,
+// and names the router it exercises.
+func TestTrafficScenariosRoute(t *testing.T) {
+	for _, sc := range trafficScenarios() {
+		if !strings.Contains(sc.yaml, "trafficRouting:") {
+			t.Errorf("%s: no trafficRouting", sc.name)
+		}
+	}
 }
