@@ -13,8 +13,7 @@ func init() {
 // Successful, Failed, Error or Inconclusive.
 //
 // +kubebuilder:object:root=true
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:path=analysisruns,scope=Namespaced,shortName=ar,categories=argoproj
+// +kubebuilder:resource:path=analysisruns,scope=Namespaced,shortName=ar
 // +kubebuilder:printcolumn:name="Status",type="string",JSONPath=".status.phase",description="AnalysisRun status"
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp",description="Time since resource was created"
 type AnalysisRun struct {

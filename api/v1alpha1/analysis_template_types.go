@@ -16,7 +16,7 @@ func init() {
 // instantiated as an AnalysisRun by a Rollout, an Experiment or a user.
 //
 // +kubebuilder:object:root=true
-// +kubebuilder:resource:path=analysistemplates,scope=Namespaced,shortName=at,categories=argoproj
+// +kubebuilder:resource:path=analysistemplates,scope=Namespaced,shortName=at
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp",description="Time since resource was created"
 type AnalysisTemplate struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -39,7 +39,7 @@ type AnalysisTemplateList struct {
 // Rollout or Experiment in the cluster may reference (clusterScope: true).
 //
 // +kubebuilder:object:root=true
-// +kubebuilder:resource:path=clusteranalysistemplates,scope=Cluster,shortName=cat,categories=argoproj
+// +kubebuilder:resource:path=clusteranalysistemplates,scope=Cluster,shortName=cat
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp",description="Time since resource was created"
 type ClusterAnalysisTemplate struct {
 	metav1.TypeMeta   `json:",inline"`

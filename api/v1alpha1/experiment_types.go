@@ -14,8 +14,7 @@ func init() {
 // side by side. A Rollout creates one for each experiment step.
 //
 // +kubebuilder:object:root=true
-// +kubebuilder:subresource:status
-// +kubebuilder:resource:path=experiments,scope=Namespaced,shortName=exp,categories=argoproj
+// +kubebuilder:resource:path=experiments,scope=Namespaced,shortName=exp
 // +kubebuilder:printcolumn:name="Status",type="string",JSONPath=".status.phase",description="Experiment status"
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp",description="Time since resource was created"
 type Experiment struct {

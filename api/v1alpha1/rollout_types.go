@@ -16,14 +16,11 @@ func init() { register(&Rollout{}, &RolloutList{}) }
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.HPAReplicas,selectorpath=.status.selector
-// +kubebuilder:resource:shortName=ro,categories=argoproj
+// +kubebuilder:resource:shortName=ro
 // +kubebuilder:printcolumn:name="Desired",type=integer,JSONPath=`.spec.replicas`,description="Number of desired pods"
 // +kubebuilder:printcolumn:name="Current",type=integer,JSONPath=`.status.replicas`,description="Total number of non-terminated pods targeted by this rollout"
 // +kubebuilder:printcolumn:name="Up-to-date",type=integer,JSONPath=`.status.updatedReplicas`,description="Total number of non-terminated pods targeted by this rollout that have the desired template spec"
 // +kubebuilder:printcolumn:name="Available",type=integer,JSONPath=`.status.availableReplicas`,description="Total number of available pods (ready for at least minReadySeconds) targeted by this rollout"
-// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`,description="Healthy, Progressing, Paused or Degraded"
-// +kubebuilder:printcolumn:name="Step",type=integer,JSONPath=`.status.currentStepIndex`,description="Index of the current canary step"
-// +kubebuilder:printcolumn:name="Weight",type=integer,JSONPath=`.status.canary.weights.canary.weight`,description="Traffic weight of the canary"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`,description="Time since resource was created"
 type Rollout struct {
 	metav1.TypeMeta   `json:",inline"`

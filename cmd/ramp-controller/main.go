@@ -24,11 +24,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	"github.com/ramp-rollouts/ramp/internal/controller"
+	"github.com/ramp-rollouts/ramp/internal/metrics"
 )
 
 // Leader election uses one Lease in the controller's own namespace (the
@@ -67,6 +69,7 @@ func run(args []string) error {
 		return fmt.Errorf("kubeconfig: %w", err)
 	}
 	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
+	metrics.CountRequests(cfg)
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
@@ -82,6 +85,9 @@ func run(args []string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("manager: %w", err)
+	}
+	if err := metrics.Register(ctrlmetrics.Registry, mgr.GetCache()); err != nil {
+		return fmt.Errorf("metrics: %w", err)
 	}
 	if err := controller.Setup(mgr, controller.Options{}); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/experiment"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
+	"github.com/ramp-rollouts/ramp/internal/metrics"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 	"github.com/ramp-rollouts/ramp/internal/traffic/alb"
@@ -37,7 +38,7 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err != nil {
 		return err
 	}
-	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("rollouts-controller"), Clock: clock.RealClock{},
+	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: metrics.CountingRecorder{EventRecorder: mgr.GetEventRecorder("rollouts-controller")}, Clock: clock.RealClock{},
 		Routers: routers}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err

@@ -195,6 +195,12 @@ func (r *canaryRun) oldSize(rs *ReplicaSet) int32 {
 	}
 	now := r.in.Now
 	switch {
+	case r.c.DynamicStableScale:
+		// upstream: with dynamicStableScale an older ReplicaSet no route
+		// reaches goes to 0 at once, without a scale-down delay
+		if rs.ScaleDownAt != nil {
+			r.clearDeadline(rs.Name)
+		}
 	case rs.ScaleDownAt == nil:
 		if d := r.ro.ScaleDownDelaySeconds(); d > 0 {
 			r.setDeadline(rs.Name, now.Add(time.Duration(d)*time.Second))

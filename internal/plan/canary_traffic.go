@@ -112,8 +112,11 @@ func (r *canaryRun) floorFor(rs *ReplicaSet) int32 {
 	if !ok {
 		return rs.Spec
 	}
-	if w == 0 && r.selected(rs.Hash) {
-		return min(rs.Spec, 1) // a selector still points here: keep a pod behind it
+	if w == 0 && r.selected(rs.Hash) && !r.c.DynamicStableScale {
+		// A selector still points here: keep a pod behind it. With
+		// dynamicStableScale upstream lets a side with no route weight
+		// go to 0 while its Service still selects it, and so does Ramp.
+		return min(rs.Spec, 1)
 	}
 	if rs.Hash == r.s.StableRS {
 		return min(rs.Spec, r.stableNeed(w))

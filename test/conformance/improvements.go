@@ -24,9 +24,13 @@ var improvements = []improvement{
 		// Upstream records this Event for every Rollout each time its
 		// informer (re)starts: 10,000 Events per controller restart for
 		// 10,000 Rollouts, telling users nothing about their release.
+		// Upstream also counts it in rollout_events_total.
 		id:  "no-informer-events",
-		key: regexp.MustCompile(`^events \(reasons said\)$`),
+		key: regexp.MustCompile(`^(events \(reasons said\)|metric rollout_events_total\{name=[^,]+,reason=RolloutAddedToInformer,type=Normal\})$`),
 		match: func(upstream, ramp string) bool {
+			if upstream == "counted" {
+				return ramp == ""
+			}
 			return strings.Join(slices.DeleteFunc(strings.Fields(upstream), func(r string) bool {
 				return r == "RolloutAddedToInformer"
 			}), " ") == ramp
@@ -74,6 +78,20 @@ var improvements = []improvement{
 		step:     regexp.MustCompile(`^(retry|promote)$`),
 		key: regexp.MustCompile(`^(rollout/app (condition (Completed|Healthy|Paused|Progressing)|status\.(blueGreen\.activeSelector|controllerPause|message|pauseConditions|phase|selector|stableRS|replicas))|` +
 			`service/active selector|replicaset/app-H1 (annotation scale-down-deadline|pods' labels|replicas spec/ready/available))$`),
+	},
+	{
+		// Upstream records an Experiment's analysis phase only when the
+		// Experiment itself is reconciled (a template's or its own change),
+		// not when the run changes: status.analysisRuns can say Pending
+		// for a run that has been Running since its first measurement,
+		// until the Experiment ends. Ramp records the run's phase as it
+		// changes.
+		id:  "experiment-current-analysis-status",
+		key: regexp.MustCompile(`^experiment/[^ ]+ analysis [^ ]+$`),
+		match: func(upstream, ramp string) bool {
+			u, r := strings.Fields(upstream), strings.Fields(ramp)
+			return len(u) >= 2 && len(r) >= 2 && u[0] == r[0] && u[1] == "Pending" && r[1] == "Running"
+		},
 	},
 	{
 		// Once an Experiment has ended, upstream stops reconciling its

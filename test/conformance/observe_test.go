@@ -32,6 +32,8 @@ type world struct {
 	pods                                                       []unstructured.Unstructured // for conditions, and labels summarized per ReplicaSet
 	// routes are the traffic routers' objects (see routeGVRs), by kind.
 	routes map[string][]unstructured.Unstructured
+	// metrics are the controller's samples about the namespace's objects.
+	metrics []sample
 }
 
 // routeGVRs are the objects a traffic router writes, read at the version
@@ -70,6 +72,18 @@ func (s *side) read(ctx context.Context, ns string) (*world, error) {
 			return nil, fmt.Errorf("%s: list %s: %w", s.name, gvr.Resource, err)
 		}
 		w.routes[kind] = list.Items
+	}
+	if s.metricsAddr == "" {
+		return w, nil // a plane whose controller changes under the reader (migration_test.go)
+	}
+	samples, _, err := s.scrape(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, sm := range samples {
+		if sm.labels["namespace"] == ns {
+			w.metrics = append(w.metrics, sm)
+		}
 	}
 	return w, nil
 }
@@ -279,6 +293,7 @@ func (w *world) observe(opts observeOpts) observation {
 			put(p+" written as", writtenAs(u))
 		}
 	}
+	observeMetrics(put, w.metrics)
 	return o
 }
 

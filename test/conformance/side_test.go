@@ -26,7 +26,9 @@ type side struct {
 	name       string // "ramp" or "upstream"
 	kubeconfig string
 	dyn        dynamic.Interface
-	proc       *exec.Cmd
+	// metricsAddr is host:port of the controller's metrics endpoint.
+	metricsAddr string
+	proc        *exec.Cmd
 }
 
 var (
@@ -55,13 +57,16 @@ func newSide(name, kubeconfig string) (*side, error) {
 // start runs the side's controller in the background, its log in logDir.
 func (s *side) start(bin, logDir string) error {
 	var args []string
+	s.metricsAddr = freeAddr()
 	switch s.name {
 	case "ramp":
 		args = []string{"--kubeconfig", s.kubeconfig, "--leader-election-namespace", "default",
-			"--health-probe-bind-address", freeAddr(), "--metrics-bind-address", freeAddr()}
+			"--health-probe-bind-address", freeAddr(), "--metrics-bind-address", s.metricsAddr}
 	default:
+		_, port, _ := net.SplitHostPort(s.metricsAddr)
+		s.metricsAddr = "127.0.0.1:" + port // upstream listens on every address at that port
 		args = []string{"--kubeconfig", s.kubeconfig, "--leader-elect=false",
-			"--healthzPort", freePort(), "--metricsPort", freePort(), "--loglevel", "info"}
+			"--healthzPort", freePort(), "--metricsPort", port, "--loglevel", "info"}
 	}
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return err

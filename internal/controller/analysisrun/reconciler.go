@@ -38,7 +38,6 @@ type Reconciler struct {
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns/status,verbs=update;patch
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 
 // Reconcile takes the due measurements of one run and records them.
@@ -116,7 +115,7 @@ func (r *Reconciler) patchStatus(ctx context.Context, run *rampv1.AnalysisRun, s
 	}
 	patch := client.MergeFromWithOptions(run.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	run.Status = *status
-	return r.Client.Status().Patch(ctx, run, patch)
+	return r.Client.Patch(ctx, run, patch)
 }
 
 // expire deletes a completed run once its spec.ttlStrategy says so.

@@ -52,7 +52,6 @@ type Reconciler struct {
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;update;patch
-// +kubebuilder:rbac:groups=argoproj.io,resources=experiments/status,verbs=update;patch
 
 // Reconcile reads the world, plans and writes the difference.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -76,7 +75,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !apiequality.Semantic.DeepEqual(ex.Status, out.Status) {
 		patch := client.MergeFromWithOptions(ex.DeepCopy(), client.MergeFromWithOptimisticLock{})
 		ex.Status = out.Status
-		if err := r.Client.Status().Patch(ctx, ex, patch); err != nil {
+		if err := r.Client.Patch(ctx, ex, patch); err != nil {
 			if apierrors.IsConflict(err) {
 				return ctrl.Result{}, nil // the change that conflicted queues the next pass
 			}

@@ -3,9 +3,11 @@ package experiment
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/metrics"
 )
 
 // SetupWithManager registers the reconciler: Experiments, and the
@@ -17,5 +19,5 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 		Owns(&appsv1.ReplicaSet{}).
 		Owns(&rampv1.AnalysisRun{}).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
-		Complete(r)
+		Complete(metrics.Experiments.Instrument(r, mgr.GetClient(), func() client.Object { return &rampv1.Experiment{} }))
 }

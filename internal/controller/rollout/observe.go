@@ -178,7 +178,7 @@ func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *wo
 // observePods counts ready pods and lists those a pending restart replaces.
 func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *world) error {
 	ra := ro.Spec.RestartAt
-	if ra == nil || (ro.Status.RestartedAt != nil && !ro.Status.RestartedAt.Before(ra)) || r.Clock.Now().Before(ra.Time) {
+	if !restartPending(ro) || r.Clock.Now().Before(ra.Time) {
 		return nil
 	}
 	var pods corev1.PodList

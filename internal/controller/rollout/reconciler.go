@@ -47,7 +47,6 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=argoproj.io,resources=rollouts/status,verbs=update;patch
 // +kubebuilder:rbac:groups=argoproj.io,resources=rollouts/scale,verbs=get;update;patch
 // +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns;experiments,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns/status;experiments/status,verbs=update;patch
 // +kubebuilder:rbac:groups=argoproj.io,resources=analysistemplates;clusteranalysistemplates,verbs=get;list;watch
 // +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;update;patch

@@ -10,12 +10,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/metrics"
 )
 
 // serviceIndex indexes Rollouts by the Services their strategy names.
@@ -149,12 +151,13 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 		Owns(&rampv1.AnalysisRun{}).
 		Owns(&rampv1.Experiment{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForService)).
+		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(r.rolloutRestartingPod), builder.WithPredicates(podReadinessChanged)).
 		Watches(&appsv1.Deployment{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForDeployment)).
 		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, hpaHandler{}).
 		Watches(&rampv1.AnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
 		Watches(&rampv1.ClusterAnalysisTemplate{}, handler.EnqueueRequestsFromMapFunc(r.rolloutsForTemplate)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
-		Complete(r)
+		Complete(metrics.Rollouts.Instrument(r, mgr.GetClient(), func() client.Object { return &rampv1.Rollout{} }))
 }
 
 func (r *Reconciler) rolloutsForService(ctx context.Context, svc client.Object) []reconcile.Request {

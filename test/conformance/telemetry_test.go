@@ -1,0 +1,63 @@
+//go:build conformance
+
+package conformance
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestObserveMetrics: what a scrape contributes to an observation, so that
+// the scenarios compare the families as upstream exposes them.
+func TestObserveMetrics(t *testing.T) {
+	text := `# HELP rollout_info Information about rollout.
+# TYPE rollout_info gauge
+rollout_info{name="app",namespace="ns",phase="Paused",strategy="canary",traffic_router=""} 1
+# TYPE rollout_reconcile histogram
+rollout_reconcile_bucket{name="app",namespace="ns",le="0.01"} 3
+rollout_reconcile_sum{name="app",namespace="ns"} 0.02
+rollout_reconcile_count{name="app",namespace="ns"} 4
+# TYPE rollout_events_total counter
+rollout_events_total{name="app",namespace="ns",reason="RolloutPaused",type="Normal"} 2
+# TYPE controller_clientset_k8s_request_total counter
+controller_clientset_k8s_request_total{kind="rollouts",name="app",namespace="ns",status_code="200",verb="Patch"} 7
+# TYPE workqueue_depth gauge
+workqueue_depth{name="rollout"} 0
+`
+	samples, types, err := parseExposition(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) != 7 || types["rollout_reconcile"] != "histogram" {
+		t.Fatalf("parsed %d samples, types %v", len(samples), types)
+	}
+	o := observation{}
+	observeMetrics(func(k string, v any) { o[k] = v.(string) }, samples)
+	want := observation{
+		"metric rollout_info{name=app,phase=Paused,strategy=canary,traffic_router=}": "1",
+		"family rollout_info":            "gauge name,namespace,phase,strategy,traffic_router",
+		"family rollout_reconcile_count": "histogram name,namespace",
+		"metric rollout_events_total{name=app,reason=RolloutPaused,type=Normal}": "counted",
+		"family rollout_events_total":                                            "counter name,namespace,reason,type",
+		"family controller_clientset_k8s_request_total":                          "counter kind,name,namespace,status_code,verb",
+	}
+	for k, v := range want {
+		if o[k] != v {
+			t.Errorf("%s = %q, want %q", k, o[k], v)
+		}
+	}
+	if len(o) != len(want) {
+		t.Errorf("observed %d keys, want %d: %v", len(o), len(want), o)
+	}
+}
+
+func TestParseLabelsEscapes(t *testing.T) {
+	samples, _, err := parseExposition(strings.NewReader(`m{a="x\"y",b="1\\2",c="l\nm"} 5` + "\n"))
+	if err != nil || len(samples) != 1 {
+		t.Fatalf("%v %v", samples, err)
+	}
+	l := samples[0].labels
+	if l["a"] != `x"y` || l["b"] != `1\2` || l["c"] != "l\nm" || samples[0].value != "5" {
+		t.Errorf("labels %q value %q", l, samples[0].value)
+	}
+}
