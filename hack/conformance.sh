@@ -31,6 +31,10 @@ echo "== conformance: the oracle's control plane with upstream's CRDs ($up_state
 RAMP_STATE=$up_state RAMP_PORT_BASE=${RAMP_CONF_UPSTREAM_PORT_BASE:-18500} RAMP_START_CONTROLLER=0 \
   RAMP_CRDS="$crds" hack/up.sh
 
+# a controller left running by an interrupted run would hold the plane's
+# lease (or act beside the new one): none may survive into this run
+pkill -f -- "--kubeconfig ($ramp_state|$up_state)/kubeconfig" 2>/dev/null || true
+
 RAMP_CONF_RAMP_KUBECONFIG=$ramp_state/kubeconfig \
 RAMP_CONF_UPSTREAM_KUBECONFIG=$up_state/kubeconfig \
 RAMP_CONF_KUBECTL=$ramp_state/bin/kubectl \

@@ -35,11 +35,15 @@ type RolloutAnalysisBackground struct {
 type AnalysisTemplateRef struct {
 	// TemplateName is the template's name.
 	// +optional
-	TemplateName string `json:"templateName,omitempty"`
-	// ClusterScope selects a ClusterAnalysisTemplate.
+	TemplateName string `json:"templateName"`
+	// ClusterScope selects a ClusterAnalysisTemplate. A pointer, as
+	// upstream: an explicit false is part of status.currentStepHash.
 	// +optional
-	ClusterScope bool `json:"clusterScope,omitempty"`
+	ClusterScope *bool `json:"clusterScope,omitempty"`
 }
+
+// IsClusterScope reports whether the reference names a ClusterAnalysisTemplate.
+func (r AnalysisTemplateRef) IsClusterScope() bool { return r.ClusterScope != nil && *r.ClusterScope }
 
 // AnalysisRunArgument is an argument passed to an AnalysisRun by a Rollout.
 type AnalysisRunArgument struct {

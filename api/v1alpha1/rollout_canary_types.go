@@ -289,7 +289,9 @@ type RolloutExperimentStep struct {
 	DryRun []DryRun `json:"dryRun,omitempty"`
 	// AnalysisRunMetadata is added to the AnalysisRuns.
 	// +optional
-	AnalysisRunMetadata *AnalysisRunMetadata `json:"analysisRunMetadata,omitempty"`
+	// A value, not a pointer, as upstream: its JSON (always present) is
+	// part of status.currentStepHash.
+	AnalysisRunMetadata AnalysisRunMetadata `json:"analysisRunMetadata,omitempty"`
 	// ScaleDownDelaySeconds delays scaling down the Experiment's ReplicaSets
 	// when it ends.
 	// +optional
@@ -307,9 +309,10 @@ type RolloutExperimentTemplate struct {
 	// Replicas is the number of pods. Defaults to 1.
 	// +optional
 	Replicas *int32 `json:"replicas,omitempty"`
-	// Metadata is added to the template's pods.
+	// Metadata is added to the template's pods. A value, as upstream (see
+	// AnalysisRunMetadata above).
 	// +optional
-	Metadata *PodTemplateMetadata `json:"metadata,omitempty"`
+	Metadata PodTemplateMetadata `json:"metadata,omitempty"`
 	// Selector overrides the pods' selector.
 	// +optional
 	Selector *metav1.LabelSelector `json:"selector,omitempty"`
@@ -340,9 +343,10 @@ type RolloutExperimentStepAnalysisTemplateRef struct {
 	// TemplateName is the AnalysisTemplate (or ClusterAnalysisTemplate).
 	// +required
 	TemplateName string `json:"templateName"`
-	// ClusterScope selects a ClusterAnalysisTemplate.
+	// ClusterScope selects a ClusterAnalysisTemplate. A pointer, as
+	// upstream: an explicit false is part of status.currentStepHash.
 	// +optional
-	ClusterScope bool `json:"clusterScope,omitempty"`
+	ClusterScope *bool `json:"clusterScope,omitempty"`
 	// Args override the template's arguments.
 	// +optional
 	Args []AnalysisRunArgument `json:"args,omitempty"`
@@ -350,4 +354,9 @@ type RolloutExperimentStepAnalysisTemplateRef struct {
 	// completes successfully.
 	// +optional
 	RequiredForCompletion bool `json:"requiredForCompletion,omitempty"`
+}
+
+// IsClusterScope reports whether the reference names a ClusterAnalysisTemplate.
+func (r RolloutExperimentStepAnalysisTemplateRef) IsClusterScope() bool {
+	return r.ClusterScope != nil && *r.ClusterScope
 }

@@ -33,6 +33,8 @@ type ReplicaSet struct {
 	Name, Hash                       string
 	Spec, Replicas, Ready, Available int32
 	Updated                          int32
+	// ScaleDownAt is its scale-down-deadline annotation (zero if none).
+	ScaleDownAt time.Time
 }
 
 // Run is what the plan needs of an analysis's AnalysisRun.
@@ -196,7 +198,7 @@ func (p *planner) analyses() {
 	for _, phase := range []rampv1.AnalysisPhase{rampv1.AnalysisPhaseError, rampv1.AnalysisPhaseFailed, rampv1.AnalysisPhaseInconclusive} {
 		for _, rs := range st.AnalysisRuns {
 			if rs.Phase == phase {
-				p.finish(phase, fmt.Sprintf("analysis %q (AnalysisRun %s) %s: %s", rs.Name, rs.AnalysisRun, phase, rs.Message))
+				p.finish(phase, rs.Message) // as upstream: the run's own message
 				return
 			}
 		}
@@ -251,14 +253,16 @@ func (p *planner) verdict() {
 	}
 }
 
-// finish records the verdict and the time it was reached.
+// finish records the verdict. As upstream, only a success says so in the
+// Progressing condition (a failure leaves it as it was) and only a failure
+// explains itself in status.message.
 func (p *planner) finish(phase rampv1.AnalysisPhase, msg string) {
 	st := &p.out.Status
 	st.Phase, st.Message = phase, msg
 	if phase == rampv1.AnalysisPhaseSuccessful {
-		st.Message = "" // as upstream: only a failure explains itself (the Event and the condition say why)
+		st.Message = ""
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, fmt.Sprintf("Experiment %q has completed: %s.", p.ex.Name, msg), p.in.Now)
 	}
-	setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, msg, p.in.Now)
 	p.event(phase != rampv1.AnalysisPhaseSuccessful, "Experiment"+string(phase), msg)
 }
 
@@ -275,11 +279,21 @@ func (p *planner) completed() {
 	if d := p.ex.Spec.ScaleDownDelaySeconds; d != nil {
 		delay = *d
 	}
-	at := p.in.Now
-	if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == ReasonCompleted {
-		at = c.LastTransitionTime.Add(time.Duration(delay) * time.Second)
-		p.out.ScaleDownDeadline = at
+	// the deadline recorded on the ReplicaSets (upstream's annotation),
+	// else from the verdict's time when the condition holds it, else from now
+	var at time.Time
+	for _, t := range p.ex.Spec.Templates {
+		if rs := p.in.ReplicaSets[t.Name]; rs.Spec > 0 && !rs.ScaleDownAt.IsZero() && (at.IsZero() || rs.ScaleDownAt.Before(at)) {
+			at = rs.ScaleDownAt
+		}
 	}
+	if at.IsZero() {
+		at = p.in.Now.Add(time.Duration(delay) * time.Second)
+		if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == ReasonCompleted {
+			at = c.LastTransitionTime.Add(time.Duration(delay) * time.Second)
+		}
+	}
+	p.out.ScaleDownDeadline = at
 	for _, t := range p.ex.Spec.Templates {
 		rs, ok := p.in.ReplicaSets[t.Name]
 		switch {
@@ -306,15 +320,18 @@ func (p *planner) templateStatuses() {
 		rs := p.in.ReplicaSets[t.Name]
 		ts.Replicas, ts.UpdatedReplicas, ts.ReadyReplicas, ts.AvailableReplicas = rs.Replicas, rs.Updated, rs.Ready, rs.Available
 		ts.PodTemplateHash, ts.ServiceName = rs.Hash, p.in.Services[t.Name]
+		available := rs.Name != "" && rs.Available >= replicas(t)
 		code := rampv1.TemplateStatusProgressing
 		switch {
-		case st.Phase == rampv1.AnalysisPhaseSuccessful:
-			code = rampv1.TemplateStatusSuccessful
-		case st.Phase == rampv1.AnalysisPhaseFailed || st.Phase == rampv1.AnalysisPhaseInconclusive:
-			code = rampv1.TemplateStatusFailed
+		case ts.Status == rampv1.TemplateStatusFailed || ts.Status == rampv1.TemplateStatusError:
+			code = ts.Status // as upstream: a template's failure is final
 		case st.Phase == rampv1.AnalysisPhaseError:
 			code = rampv1.TemplateStatusError
-		case rs.Name != "" && rs.Available >= replicas(t):
+		case st.Phase == rampv1.AnalysisPhaseFailed && !available:
+			code = rampv1.TemplateStatusFailed // it never became available (progressDeadlineSeconds)
+		case st.Phase.Completed():
+			code = rampv1.TemplateStatusSuccessful // as upstream: a template that ran ends Successful, whatever the analyses said
+		case available:
 			code = rampv1.TemplateStatusRunning
 		}
 		if ts.Status != code {

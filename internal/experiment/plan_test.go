@@ -62,6 +62,12 @@ func (s *sim) pass() Output {
 	}
 	for name, n := range out.Scale {
 		rs := s.rs[name]
+		switch { // the controller's annotation, as upstream's
+		case out.ScaleDownDeadline.IsZero():
+			rs.ScaleDownAt = time.Time{}
+		case n > 0 && rs.ScaleDownAt.IsZero():
+			rs.ScaleDownAt = out.ScaleDownDeadline
+		}
 		rs.Spec = n
 		if s.ready {
 			rs.Replicas, rs.Ready, rs.Available = n, n, n
@@ -158,11 +164,11 @@ func TestExperimentVerdicts(t *testing.T) {
 		run: func(s *sim) {
 			s.runs["b"] = Run{Name: "exp-b", Phase: rampv1.AnalysisPhaseFailed, Message: "metric m assessed Failed"}
 		},
-		want: rampv1.AnalysisPhaseFailed, message: `analysis "b" (AnalysisRun exp-b) Failed: metric m assessed Failed`,
+		want: rampv1.AnalysisPhaseFailed, message: `metric m assessed Failed`,
 	}, {
 		name: "an erroring run ends it in Error",
 		run:  func(s *sim) { s.runs["a"] = Run{Name: "exp-a", Phase: rampv1.AnalysisPhaseError, Message: "boom"} },
-		want: rampv1.AnalysisPhaseError, message: `analysis "a" (AnalysisRun exp-a) Error: boom`,
+		want: rampv1.AnalysisPhaseError, message: `boom`,
 	}, {
 		name:   "required analysis without duration: complete when it succeeds",
 		mutate: func(sp *rampv1.ExperimentSpec) { sp.Duration, sp.Analyses[0].RequiredForCompletion = "", true },

@@ -131,6 +131,8 @@ func (r *canaryRun) trackRevision() {
 				r.out.event(rampv1.RolloutReasonSkipSteps, "Rollback to active ReplicaSets within RollbackWindow")
 			}
 		}
+	case s.CurrentStepHash == legacyStepsHash(r.steps):
+		s.CurrentStepHash = stepsHash // recorded by an earlier Ramp: the same steps
 	case s.CurrentStepHash != stepsHash:
 		s.CurrentStepHash, s.PauseConditions, s.ControllerPause = stepsHash, nil, false
 		s.CurrentStepIndex = ptrTo(int32(0))

@@ -193,7 +193,7 @@ func templateNames(a *rampv1.RolloutAnalysis) []string {
 	var out []string
 	for _, t := range a.Templates {
 		name := t.TemplateName
-		if t.ClusterScope {
+		if t.IsClusterScope() {
 			name = "cluster/" + name
 		}
 		out = append(out, name)

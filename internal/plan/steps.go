@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"hash/fnv"
 	"fmt"
 	"strconv"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/rand"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -16,8 +18,21 @@ import (
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // StepsHash identifies a list of canary steps; status.currentStepHash holds it
-// so that editing the steps restarts them.
+// so that editing the steps restarts them. It is upstream's value (the
+// FNV-32a sum of the steps' JSON, in decimal, encoded with apimachinery's
+// SafeEncodeString), so that a controller taking over a Rollout from the
+// other does not take its steps for edited (testdata/upstream-step-hashes.json).
 func StepsHash(steps []rampv1.CanaryStep) string {
+	b, _ := json.Marshal(steps)
+	h := fnv.New32a()
+	_, _ = h.Write(b) // a hash.Hash never fails to write
+	return rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+}
+
+// legacyStepsHash is the step hash Ramp recorded before it used upstream's
+// (a prefix of the SHA-256 of the same JSON): a Rollout recorded so is not
+// taken for edited steps after an upgrade.
+func legacyStepsHash(steps []rampv1.CanaryStep) string {
 	b, _ := json.Marshal(steps)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])[:10]

@@ -38,7 +38,8 @@ type migration struct {
 
 func migrations() []migration {
 	v2 := setImage("registry.example/app:v2")
-	_ = setMetric("migration-analysis", "10")(context.Background(), nil)
+	web := webTemplate("web", "migration-analysis", "2s")                // starts the metric server
+	_ = setMetric("migration-analysis", "10")(context.Background(), nil) // passing
 	return []migration{{
 		name:   "canary-paused",
 		ci:     true,
@@ -53,7 +54,7 @@ func migrations() []migration {
 		after:  []step{{name: "retry", do: retry, until: pausedAt(1)}, {name: "promote full", do: promoteFull, until: healthyWith("registry.example/app:v2")}},
 	}, {
 		name: "analysis-running",
-		pre:  webTemplate("web", "migration-analysis", "2s"),
+		pre:  web,
 		yaml: rollout(4, "    canary:\n      analysis: {templates: [{templateName: web}]}\n"+
 			"      steps: [{setWeight: 25}, {pause: {}}]"),
 		before: []step{{name: "set image", do: v2,

@@ -37,11 +37,12 @@ const (
 	// NameLabel, TemplateLabel and AnalysisLabel are what Ramp versions
 	// before upstream fidelity labelled an Experiment's objects with: still
 	// read (objects made then), no longer written.
-	NameLabel     = "experiment.ramp.dev/name"
-	TemplateLabel = "experiment.ramp.dev/template"
-	AnalysisLabel = "experiment.ramp.dev/analysis"
-	hashLabel     = rampv1.DefaultRolloutUniqueLabelKey
-	instanceLabel = rampv1.ControllerInstanceIDLabel
+	NameLabel         = "experiment.ramp.dev/name"
+	TemplateLabel     = "experiment.ramp.dev/template"
+	AnalysisLabel     = "experiment.ramp.dev/analysis"
+	hashLabel         = rampv1.DefaultRolloutUniqueLabelKey
+	instanceLabel     = rampv1.ControllerInstanceIDLabel
+	scaleDownDeadline = rampv1.ScaleDownDeadlineAnnotation
 )
 
 // Reconciler runs Experiments.
@@ -95,17 +96,20 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // world is what one reconcile read.
 type world struct {
 	invalid string
-	rs      map[string]*appsv1.ReplicaSet     // by template name
-	runs    map[string]*rampv1.AnalysisRun    // by analysis name
-	hashes  map[string]string                 // template name -> pod-template hash
-	specs   map[string]rampv1.AnalysisRunSpec // analysis name -> run spec, resolved when valid
+	rs      map[string]*appsv1.ReplicaSet  // by template name
+	runs    map[string]*rampv1.AnalysisRun // by analysis name: each analysis's current run
+	// runNames are the names of every run the Experiment owns (a new run
+	// takes the first free name of <experiment>-<analysis>[.N]).
+	runNames map[string]bool
+	hashes   map[string]string                 // template name -> pod-template hash
+	specs    map[string]rampv1.AnalysisRunSpec // analysis name -> run spec, resolved when valid
 	// services are the templates' Services, by template name.
 	services map[string]*corev1.Service
 }
 
 func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world, error) {
 	w := &world{rs: map[string]*appsv1.ReplicaSet{}, runs: map[string]*rampv1.AnalysisRun{}, hashes: map[string]string{},
-		specs: map[string]rampv1.AnalysisRunSpec{}}
+		specs: map[string]rampv1.AnalysisRunSpec{}, runNames: map[string]bool{}}
 	// Owned objects are found by owner reference and named by upstream's
 	// template-name annotation (ReplicaSets) or their name (runs); the
 	// experiment.ramp.dev labels of objects made by earlier Ramp versions
@@ -123,11 +127,14 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 	if err := r.Client.List(ctx, &runs, client.InNamespace(ex.Namespace)); err != nil {
 		return nil, err
 	}
+	var owned []*rampv1.AnalysisRun
 	for i := range runs.Items {
 		if ar := &runs.Items[i]; metav1.IsControlledBy(ar, ex) {
-			w.runs[cmp.Or(ar.Labels[AnalysisLabel], strings.TrimPrefix(ar.Name, ex.Name+"-"))] = ar
+			owned = append(owned, ar)
+			w.runNames[ar.Name] = true
 		}
 	}
+	currentRuns(ex, owned, w.runs)
 	for _, t := range ex.Spec.Templates {
 		w.hashes[t.Name] = templateHash(ex, t)
 	}
@@ -166,6 +173,67 @@ func templateHash(ex *rampv1.Experiment, t rampv1.TemplateSpec) string {
 	return plan.TemplateHash(tmpl, nil)
 }
 
+// currentRuns picks each analysis's run: the one its status names, else
+// (no record: a new Experiment, or one the plugin's retry reset) a run of
+// its name, <experiment>-<analysis>[.N], that has not completed (as
+// upstream, a completed run is never taken up again: a retry starts a new
+// one).
+func currentRuns(ex *rampv1.Experiment, owned []*rampv1.AnalysisRun, out map[string]*rampv1.AnalysisRun) {
+	byName := map[string]*rampv1.AnalysisRun{}
+	for _, ar := range owned {
+		byName[ar.Name] = ar
+	}
+	for _, a := range ex.Spec.Analyses {
+		for _, st := range ex.Status.AnalysisRuns {
+			if st.Name == a.Name && byName[st.AnalysisRun] != nil {
+				out[a.Name] = byName[st.AnalysisRun]
+			}
+		}
+		if out[a.Name] != nil {
+			continue
+		}
+		for _, ar := range owned {
+			if analysisOf(ex, ar) == a.Name && !ar.Status.Phase.Completed() {
+				out[a.Name] = ar
+			}
+		}
+	}
+}
+
+// analysisOf is the analysis a run is for: its legacy label, or its name
+// without the Experiment's prefix and a collision suffix (".N").
+func analysisOf(ex *rampv1.Experiment, ar *rampv1.AnalysisRun) string {
+	if l := ar.Labels[AnalysisLabel]; l != "" {
+		return l
+	}
+	name := strings.TrimPrefix(ar.Name, ex.Name+"-")
+	if i := strings.LastIndex(name, "."); i > 0 && isDigits(name[i+1:]) {
+		name = name[:i]
+	}
+	return name
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// freeRunName is the first of <experiment>-<analysis>, then .1, .2, ...
+// that no run of the namespace the Experiment owns has (bounded: after 100
+// collisions the last is tried and the API server says AlreadyExists).
+func freeRunName(ex *rampv1.Experiment, analysis string, taken map[string]bool) string {
+	base := ex.Name + "-" + analysis
+	name := base
+	for i := 1; taken[name] && i <= 100; i++ {
+		name = fmt.Sprintf("%s.%d", base, i)
+	}
+	return name
+}
+
 func (w *world) planRS() map[string]experiment.ReplicaSet {
 	out := map[string]experiment.ReplicaSet{}
 	for name, rs := range w.rs {
@@ -173,8 +241,12 @@ func (w *world) planRS() map[string]experiment.ReplicaSet {
 		if rs.Spec.Replicas != nil {
 			spec = *rs.Spec.Replicas
 		}
-		out[name] = experiment.ReplicaSet{Name: rs.Name, Hash: rs.Labels[hashLabel], Spec: spec, Replicas: rs.Status.Replicas,
+		r := experiment.ReplicaSet{Name: rs.Name, Hash: rs.Labels[hashLabel], Spec: spec, Replicas: rs.Status.Replicas,
 			Ready: rs.Status.ReadyReplicas, Available: min(rs.Status.AvailableReplicas, spec), Updated: rs.Status.FullyLabeledReplicas}
+		if at, err := time.Parse(time.RFC3339, rs.Annotations[scaleDownDeadline]); err == nil {
+			r.ScaleDownAt = at
+		}
+		out[name] = r
 	}
 	return out
 }
@@ -196,9 +268,18 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 	}
 	for name, n := range out.Scale {
 		rs := w.rs[name]
-		if d := out.ScaleDownDeadline; rs != nil && !d.IsZero() && n > 0 && rs.Annotations["scale-down-deadline"] == "" { // as upstream
-			at := d.UTC().Format(time.RFC3339)
-			if err := mergePatch(ctx, r.Client, rs, map[string]any{"metadata": map[string]any{"annotations": map[string]any{"scale-down-deadline": at}}}); err != nil {
+		d, had := out.ScaleDownDeadline, rs != nil && rs.Annotations[scaleDownDeadline] != ""
+		var deadline any // the annotation to write: a time, nil to remove, or nothing
+		switch {
+		case rs != nil && !d.IsZero() && n > 0 && !had: // as upstream
+			deadline = d.UTC().Format(time.RFC3339)
+		case had && d.IsZero(): // running again (retried): the old verdict's deadline goes
+			deadline = nil
+		default:
+			deadline = false
+		}
+		if deadline != false {
+			if err := mergePatch(ctx, r.Client, rs, map[string]any{"metadata": map[string]any{"annotations": map[string]any{scaleDownDeadline: deadline}}}); err != nil {
 				return fmt.Errorf("annotate ReplicaSet %s: %w", rs.Name, err)
 			}
 		}
@@ -217,9 +298,13 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 		if !ok {
 			continue
 		}
-		if err := r.Client.Create(ctx, newRun(ex, name, spec)); client.IgnoreAlreadyExists(err) != nil {
+		run := newRun(ex, freeRunName(ex, name, w.runNames), spec)
+		if err := r.Client.Create(ctx, run); client.IgnoreAlreadyExists(err) != nil {
 			return fmt.Errorf("create AnalysisRun for analysis %q: %w", name, err)
 		}
+		// recorded at once, as upstream: the next pass finds it by this
+		// record even if it has completed by then
+		out.Status.AnalysisRuns = append(out.Status.AnalysisRuns, rampv1.ExperimentAnalysisRunStatus{Name: name, AnalysisRun: run.Name, Phase: rampv1.AnalysisPhasePending})
 	}
 	for _, name := range out.Terminate {
 		if ar := w.runs[name]; ar != nil && !ar.Spec.Terminate {

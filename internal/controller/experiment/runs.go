@@ -76,7 +76,7 @@ func (r *Reconciler) template(ctx context.Context, ns string, a rampv1.Experimen
 	return t.Spec.DeepCopy(), err
 }
 
-// newRun is the AnalysisRun of an analysis, named <experiment>-<analysis>.
+// newRun is the AnalysisRun named name (freeRunName) of an analysis.
 func newRun(ex *rampv1.Experiment, name string, spec rampv1.AnalysisRunSpec) *rampv1.AnalysisRun {
 	labels := map[string]string{} // as upstream: no labels of Ramp's; the run is found by owner and name
 	if id, ok := ex.Labels[instanceLabel]; ok {
@@ -89,7 +89,7 @@ func newRun(ex *rampv1.Experiment, name string, spec rampv1.AnalysisRunSpec) *ra
 		}
 	}
 	return &rampv1.AnalysisRun{
-		ObjectMeta: metav1.ObjectMeta{Name: ex.Name + "-" + name, Namespace: ex.Namespace, Labels: labels,
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ex.Namespace, Labels: labels,
 			Annotations:     maps.Clone(md.Annotations),
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ex, rampv1.GroupVersion.WithKind("Experiment"))}},
 		Spec: spec,

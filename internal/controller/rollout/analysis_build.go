@@ -82,7 +82,7 @@ func (r *Reconciler) template(ctx context.Context, ns string, ref rampv1.Analysi
 	if ref.TemplateName == "" {
 		return nil, "", fmt.Errorf("templateName is required")
 	}
-	if ref.ClusterScope {
+	if ref.IsClusterScope() {
 		var t rampv1.ClusterAnalysisTemplate
 		err := r.Client.Get(ctx, client.ObjectKey{Name: ref.TemplateName}, &t)
 		if apierrors.IsNotFound(err) {

@@ -99,9 +99,7 @@ func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*ramp
 	e, idx := s.Step, s.StepIndex
 	field := fmt.Sprintf("spec.strategy.canary.steps[%d].experiment", idx)
 	spec := rampv1.ExperimentSpec{Duration: e.Duration, DryRun: e.DryRun, ScaleDownDelaySeconds: e.ScaleDownDelaySeconds}
-	if e.AnalysisRunMetadata != nil {
-		spec.AnalysisRunMetadata = *e.AnalysisRunMetadata.DeepCopy()
-	}
+	spec.AnalysisRunMetadata = *e.AnalysisRunMetadata.DeepCopy()
 	for _, t := range e.Templates {
 		tmpl := w.template.DeepCopy()
 		if t.SpecRef == rampv1.StableSpecRef {
@@ -110,10 +108,8 @@ func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*ramp
 			}
 			tmpl = withoutEphemeral(ro, w.stableRS, w.template)
 		}
-		if md := t.Metadata; md != nil {
-			tmpl.Labels = merged(tmpl.Labels, md.Labels)
-			tmpl.Annotations = merged(tmpl.Annotations, md.Annotations)
-		}
+		tmpl.Labels = merged(tmpl.Labels, t.Metadata.Labels)
+		tmpl.Annotations = merged(tmpl.Annotations, t.Metadata.Annotations)
 		sel := ro.Spec.Selector.DeepCopy()
 		if t.Selector != nil {
 			sel = t.Selector.DeepCopy()
@@ -122,7 +118,7 @@ func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*ramp
 			Template: *tmpl, MinReadySeconds: ro.Spec.MinReadySeconds, Service: t.Service.DeepCopy()})
 	}
 	for i, a := range e.Analyses {
-		ref := rampv1.ExperimentAnalysisTemplateRef{Name: a.Name, TemplateName: a.TemplateName, ClusterScope: a.ClusterScope,
+		ref := rampv1.ExperimentAnalysisTemplateRef{Name: a.Name, TemplateName: a.TemplateName, ClusterScope: a.IsClusterScope(),
 			RequiredForCompletion: a.RequiredForCompletion}
 		for j, arg := range a.Args {
 			v, err := rolloutArg(ro, w.hash, arg)

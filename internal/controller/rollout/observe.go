@@ -17,6 +17,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/podtemplate"
 )
 
 // HashLabel is the label carrying a ReplicaSet's pod-template hash on the
@@ -76,10 +77,12 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	}
 	// The ReplicaSet whose template equals spec.template is the new one even
 	// when its hash differs: an undo copies a ReplicaSet's (API-defaulted)
-	// template back into the Rollout.
+	// template back into the Rollout, and a ReplicaSet Argo Rollouts created
+	// (a live switch of controllers) is named by upstream's hash and holds
+	// the template as the API server defaulted it.
 	if !hasHash(owned, w.hash) {
 		for _, rs := range owned {
-			if rs.Labels[HashLabel] != "" && apiequality.Semantic.DeepEqual(withoutEphemeral(ro, rs, w.template), w.template) {
+			if rs.Labels[HashLabel] != "" && sameTemplate(ro, rs, w.template) {
 				w.hash = rs.Labels[HashLabel]
 				break
 			}
@@ -280,6 +283,13 @@ func hasHash(rss []*appsv1.ReplicaSet, hash string) bool {
 		}
 	}
 	return false
+}
+
+// sameTemplate reports whether rs runs template: equal as written, or once
+// the API server's defaults are applied to template.
+func sameTemplate(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, template *corev1.PodTemplateSpec) bool {
+	have := withoutEphemeral(ro, rs, template)
+	return apiequality.Semantic.DeepEqual(have, template) || apiequality.Semantic.DeepEqual(have, podtemplate.Defaulted(template))
 }
 
 func ownedByAny(p *corev1.Pod, w *world) bool {

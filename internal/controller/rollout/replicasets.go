@@ -9,7 +9,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -65,7 +64,7 @@ func (r *Reconciler) collides(ctx context.Context, ro *rampv1.Rollout, w *world)
 		return false, err
 	}
 	ctl := metav1.GetControllerOf(&rs)
-	return ctl == nil || ctl.UID != ro.UID || !apiequality.Semantic.DeepEqual(withoutEphemeral(ro, &rs, w.template), w.template), nil
+	return ctl == nil || ctl.UID != ro.UID || !sameTemplate(ro, &rs, w.template), nil
 }
 
 func (r *Reconciler) bumpCollisionCount(ctx context.Context, ro *rampv1.Rollout) error {

@@ -208,7 +208,7 @@ func templateKeys(ro *rampv1.Rollout) []string {
 	var keys []string
 	for _, u := range analysesOf(ro) {
 		for _, t := range u.a.Templates {
-			if t.ClusterScope {
+			if t.IsClusterScope() {
 				keys = append(keys, "cluster/"+t.TemplateName)
 			} else {
 				keys = append(keys, t.TemplateName)

@@ -1,0 +1,47 @@
+package experiment
+
+import (
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// TestCurrentRuns: the run a status names; without a record, a run of the
+// analysis's name that has not completed; a completed one (the plugin's
+// retry reset the status) is not taken up again, and the new run takes the
+// next free name, as upstream.
+func TestCurrentRuns(t *testing.T) {
+	ex := &rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Name: "exp"},
+		Spec: rampv1.ExperimentSpec{Analyses: []rampv1.ExperimentAnalysisTemplateRef{{Name: "web"}, {Name: "job"}, {Name: "new"}}}}
+	run := func(name string, phase rampv1.AnalysisPhase) *rampv1.AnalysisRun {
+		return &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: rampv1.AnalysisRunStatus{Phase: phase}}
+	}
+	owned := []*rampv1.AnalysisRun{run("exp-web", rampv1.AnalysisPhaseFailed), run("exp-web.1", rampv1.AnalysisPhaseSuccessful),
+		run("exp-job", rampv1.AnalysisPhaseRunning), run("exp-new", rampv1.AnalysisPhaseSuccessful)}
+	ex.Status.AnalysisRuns = []rampv1.ExperimentAnalysisRunStatus{{Name: "web", AnalysisRun: "exp-web.1"}}
+	got := map[string]*rampv1.AnalysisRun{}
+	currentRuns(ex, owned, got)
+	if got["web"] == nil || got["web"].Name != "exp-web.1" {
+		t.Errorf("web: %v, want the recorded exp-web.1", got["web"])
+	}
+	if got["job"] == nil || got["job"].Name != "exp-job" {
+		t.Errorf("job: %v, want the running exp-job", got["job"])
+	}
+	if got["new"] != nil {
+		t.Errorf("new: took up the completed %s", got["new"].Name)
+	}
+	taken := map[string]bool{"exp-new": true, "exp-new.1": true}
+	if n := freeRunName(ex, "new", taken); n != "exp-new.2" {
+		t.Errorf("free name %s, want exp-new.2", n)
+	}
+	if n := freeRunName(ex, "other", taken); n != "exp-other" {
+		t.Errorf("free name %s, want exp-other", n)
+	}
+	for name, want := range map[string]string{"exp-web": "web", "exp-web.12": "web", "exp-a.b": "a.b", "exp-v1.x": "v1.x"} {
+		if a := analysisOf(ex, run(name, "")); a != want {
+			t.Errorf("analysisOf(%s) = %s, want %s", name, a, want)
+		}
+	}
+}
