@@ -47,7 +47,8 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err != nil {
 		return err
 	}
-	ex := &experiment.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("experiments-controller"), Clock: clock.RealClock{}}
+	ex := &experiment.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("experiments-controller"), Clock: clock.RealClock{},
+		Live: mgr.GetAPIReader()}
 	if err := ex.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}

@@ -80,8 +80,8 @@ var improvements = []improvement{
 			`service/active selector|replicaset/app-H1 (annotation scale-down-deadline|pods' labels|replicas spec/ready/available))$`),
 	},
 	{
-		// Upstream records an Experiment's analysis phase only when the
-		// Experiment itself is reconciled (a template's or its own change),
+		// Upstream records an Experiment's analysis phase (empty at
+		// first) only when the Experiment itself is reconciled (a template's or its own change),
 		// not when the run changes: status.analysisRuns can say Pending
 		// for a run that has been Running since its first measurement,
 		// until the Experiment ends. Ramp records the run's phase as it
@@ -89,8 +89,9 @@ var improvements = []improvement{
 		id:  "experiment-current-analysis-status",
 		key: regexp.MustCompile(`^experiment/[^ ]+ analysis [^ ]+$`),
 		match: func(upstream, ramp string) bool {
-			u, r := strings.Fields(upstream), strings.Fields(ramp)
-			return len(u) >= 2 && len(r) >= 2 && u[0] == r[0] && u[1] == "Pending" && r[1] == "Running"
+			// "<run> <phase> <message>"; upstream's phase may be empty
+			u, r := strings.SplitN(upstream, " ", 3), strings.SplitN(ramp, " ", 3)
+			return len(u) == 3 && len(r) == 3 && u[0] == r[0] && (u[1] == "Pending" || u[1] == "" || u[1] == "<nil>") && r[1] == "Running"
 		},
 	},
 	{

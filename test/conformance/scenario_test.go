@@ -172,6 +172,7 @@ func (a *actor) stepTo(ctx context.Context, st step) (observation, error) {
 				same = 1
 			}
 			if same >= quietReadings {
+				maps.Copy(o, a.pluginView(ctx, w))
 				return o, nil
 			}
 			last = o

@@ -104,7 +104,7 @@ func atExperimentStep(i int64) cond {
 func experimentScenarios() []scenario {
 	web := webTemplate("web", "experiment-standalone", "2s")
 	_ = setMetric("experiment-standalone", "10")(context.Background(), nil) // passing from the start
-	_ = setMetric("experiment-retry", "0")(context.Background(), nil)       // failing until the retry
+	_ = setMetric("experiment-retry", "10")(context.Background(), nil)      // passing until the step "fail"
 	return []scenario{{
 		// Two templates for 10 s with a background web analysis, then the
 		// templates' scale-down after the experiment's delay.
@@ -129,21 +129,24 @@ spec:
 	}, {
 		// The plugin's `retry experiment` sends {"status":null} to the
 		// main resource (Experiments have no status subresource): a failed
-		// Experiment starts over.
+		// Experiment starts over. The metric passes at first, so that both
+		// controllers record the run before it fails (a run failing at its
+		// first measurement races the record, on either side).
 		name: "experiment-retry",
 		pre:  webTemplate("web-retry", "experiment-retry", "2s"),
 		yaml: `apiVersion: argoproj.io/v1alpha1
 kind: Experiment
 metadata: {name: exp}
 spec:
-  duration: 10s
+  duration: 20s
   templates:
 ` + experimentTemplate("canary", 1) + `  analyses:
   - name: web
     templateName: web-retry
 `,
-		initial: experimentIs("exp", "Failed"),
+		initial: experimentIs("exp", "Running"),
 		steps: []step{
+			{name: "fail", do: setMetric("experiment-retry", "0"), until: experimentIs("exp", "Failed")},
 			{name: "retry passing", do: then(setMetric("experiment-retry", "10"), plugin("retry", "experiment", "exp")),
 				until: experimentIs("exp", "Successful")},
 		},

@@ -22,6 +22,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/experiment"
@@ -50,6 +51,10 @@ type Reconciler struct {
 	Client   client.Client
 	Recorder events.EventRecorder
 	Clock    clock.Clock
+	// Live reads the Experiment from the API server (not the cache) in
+	// one rare case: a status write that conflicted after this pass
+	// created AnalysisRuns, whose names must still be recorded (recordRuns).
+	Live client.Reader
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;update;patch
@@ -77,6 +82,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		patch := client.MergeFromWithOptions(ex.DeepCopy(), client.MergeFromWithOptimisticLock{})
 		ex.Status = out.Status
 		if err := r.Client.Patch(ctx, ex, patch); err != nil {
+			if apierrors.IsConflict(err) && len(out.Start) > 0 {
+				return ctrl.Result{}, r.recordRuns(ctx, req.NamespacedName, out.Status.AnalysisRuns)
+			}
 			if apierrors.IsConflict(err) {
 				return ctrl.Result{}, nil // the change that conflicted queues the next pass
 			}
@@ -159,6 +167,45 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 		w.specs[a.Name] = spec
 	}
 	return w, nil
+}
+
+// recordRuns writes into the Experiment as it is now the records of the
+// runs a pass created when that pass's status write conflicted: a run that
+// completed before it was recorded would otherwise be taken for an earlier
+// attempt's (currentRuns) and started again.
+func (r *Reconciler) recordRuns(ctx context.Context, key client.ObjectKey, created []rampv1.ExperimentAnalysisRunStatus) error {
+	if r.Live == nil {
+		return nil
+	}
+	ex := &rampv1.Experiment{}
+	if err := r.Live.Get(ctx, key, ex); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	patch := client.MergeFromWithOptions(ex.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	changed := false
+	for _, c := range created {
+		if c.AnalysisRun != "" && runRecord(ex, c.Name) == nil {
+			ex.Status.AnalysisRuns = append(ex.Status.AnalysisRuns, c)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	log.FromContext(ctx).V(1).Info("record created runs", "experiment", key, "runs", len(created))
+	if err := r.Client.Patch(ctx, ex, patch); err != nil && !apierrors.IsConflict(err) {
+		return fmt.Errorf("record AnalysisRuns of experiment %s: %w", key, err)
+	}
+	return nil
+}
+
+func runRecord(ex *rampv1.Experiment, analysis string) *rampv1.ExperimentAnalysisRunStatus {
+	for i := range ex.Status.AnalysisRuns {
+		if ex.Status.AnalysisRuns[i].Name == analysis {
+			return &ex.Status.AnalysisRuns[i]
+		}
+	}
+	return nil
 }
 
 // templateHash is a template's pod-template hash. It is salted with the

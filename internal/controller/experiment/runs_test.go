@@ -1,9 +1,13 @@
 package experiment
 
 import (
+	"context"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -43,5 +47,33 @@ func TestCurrentRuns(t *testing.T) {
 		if a := analysisOf(ex, run(name, "")); a != want {
 			t.Errorf("analysisOf(%s) = %s, want %s", name, a, want)
 		}
+	}
+}
+
+// TestRecordRunsAfterConflict: the runs a pass created are recorded in the
+// Experiment as the API server holds it, next to what is there, once.
+func TestRecordRunsAfterConflict(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := rampv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	ex := &rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "exp"},
+		Status: rampv1.ExperimentStatus{Phase: rampv1.AnalysisPhaseRunning,
+			AnalysisRuns: []rampv1.ExperimentAnalysisRunStatus{{Name: "job", AnalysisRun: "exp-job", Phase: rampv1.AnalysisPhaseRunning}}}}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(ex).Build()
+	r := &Reconciler{Client: c, Live: c}
+	key := client.ObjectKeyFromObject(ex)
+	created := []rampv1.ExperimentAnalysisRunStatus{{Name: "job", AnalysisRun: "exp-job"}, {Name: "web", AnalysisRun: "exp-web", Phase: rampv1.AnalysisPhasePending}}
+	for range 2 {
+		if err := r.recordRuns(context.Background(), key, created); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := &rampv1.Experiment{}
+	if err := c.Get(context.Background(), key, got); err != nil {
+		t.Fatal(err)
+	}
+	if rs := got.Status.AnalysisRuns; len(rs) != 2 || rs[0].AnalysisRun != "exp-job" || rs[0].Phase != rampv1.AnalysisPhaseRunning || rs[1].AnalysisRun != "exp-web" {
+		t.Errorf("records %+v, want job as it was and web added once", rs)
 	}
 }
