@@ -30,6 +30,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	"github.com/ramp-rollouts/ramp/internal/controller"
+	"github.com/ramp-rollouts/ramp/internal/controller/foreign"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
 )
 
@@ -90,6 +91,10 @@ func run(args []string) error {
 		return fmt.Errorf("metrics: %w", err)
 	}
 	if err := controller.Setup(mgr, controller.Options{}); err != nil {
+		return err
+	}
+	if err := mgr.Add(&foreign.Reporter{Config: cfg, Namespace: o.namespace, InstanceID: o.instanceID,
+		Recorder: mgr.GetEventRecorder("rollouts-controller")}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", func(*http.Request) error { return nil }); err != nil {

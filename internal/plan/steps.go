@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"hash/fnv"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"time"
 
