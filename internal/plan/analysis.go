@@ -116,7 +116,7 @@ func (r *base) judgeRun(run *Run, prev *rampv1.RolloutAnalysisRunStatus) bool {
 		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
 			Reason: rampv1.PauseReasonInconclusiveAnalysis, StartTime: metav1.Time{Time: r.in.Now}})
 		s.ControllerPause = true
-		r.out.warn(rampv1.RolloutReasonPaused, "Rollout is paused (%s): AnalysisRun %s", rampv1.PauseReasonInconclusiveAnalysis, run.Name)
+		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s): AnalysisRun %s", rampv1.PauseReasonInconclusiveAnalysis, run.Name)
 	}
 	return false
 }

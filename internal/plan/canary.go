@@ -246,6 +246,8 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonCanaryPauseStep)
 	s.ControllerPause = len(s.PauseConditions) > 0
 	r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
+	late := now.Sub(cond.StartTime.Add(*d))
+	r.out.PauseOvershoot = &late
 	return true
 }
 

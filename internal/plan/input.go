@@ -106,6 +106,9 @@ type Output struct {
 	// RequeueAfter is when the plan must run again even if nothing changes
 	// (a timed pause, the progress deadline, a restart time); 0 = never.
 	RequeueAfter time.Duration
+	// PauseOvershoot, when a timed pause ends in this pass, is how long
+	// after its due time it ended (an operator's figure: ramp_pause_overshoot_seconds).
+	PauseOvershoot *time.Duration
 }
 
 func (o *Output) selectHash(service, hash string) {

@@ -26,13 +26,10 @@ var improvements = []improvement{
 		// 10,000 Rollouts, telling users nothing about their release.
 		// Upstream also counts it in rollout_events_total.
 		id:  "no-informer-events",
-		key: regexp.MustCompile(`^(events \(reasons said\)|metric rollout_events_total\{name=[^,]+,reason=RolloutAddedToInformer,type=Normal\})$`),
+		key: regexp.MustCompile(`^(events \(reasons said\)|metric rollout_events_total \(counted\))$`),
 		match: func(upstream, ramp string) bool {
-			if upstream == "counted" {
-				return ramp == ""
-			}
 			return strings.Join(slices.DeleteFunc(strings.Fields(upstream), func(r string) bool {
-				return r == "RolloutAddedToInformer"
+				return r == "RolloutAddedToInformer" || r == "Normal/RolloutAddedToInformer"
 			}), " ") == ramp
 		},
 	},
@@ -62,7 +59,8 @@ var improvements = []improvement{
 		// and requeues at once, in a hot loop); Ramp scales it down at once.
 		id:       "bluegreen-zero-scale-down-delay",
 		scenario: regexp.MustCompile(`^bluegreen-scaledown-0$`),
-		key:      regexp.MustCompile(`^(replicaset/app-H1 (replicas spec/ready/available|pods' labels)|rollout/app status\.replicas)$`),
+		key: regexp.MustCompile(`^(replicaset/app-H1 (replicas spec/ready/available|pods' labels)|rollout/app status\.replicas|` +
+			`metric rollout_info_replicas_unavailable\{name=app\}|plugin (get rollout app|list rollouts))$`),
 	},
 	{
 		// Retrying an aborted blue-green update within
@@ -77,7 +75,8 @@ var improvements = []improvement{
 		scenario: regexp.MustCompile(`^bluegreen-abort-retry$`),
 		step:     regexp.MustCompile(`^(retry|promote)$`),
 		key: regexp.MustCompile(`^(rollout/app (condition (Completed|Healthy|Paused|Progressing)|status\.(blueGreen\.activeSelector|controllerPause|message|pauseConditions|phase|selector|stableRS|replicas))|` +
-			`service/active selector|replicaset/app-H1 (annotation scale-down-deadline|pods' labels|replicas spec/ready/available))$`),
+			`service/active selector|replicaset/app-H1 (annotation scale-down-deadline|pods' labels|replicas spec/ready/available)|` +
+			`metric (rollout_info|rollout_phase|rollout_info_replicas_[a-z]+)\{[^}]*\}|plugin (get rollout app|list rollouts))$`),
 	},
 	{
 		// Upstream records an Experiment's analysis phase (empty at

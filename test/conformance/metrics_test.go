@@ -161,21 +161,32 @@ var upstreamFamilies = []string{
 }
 
 // observeMetrics adds a namespace's samples to an observation: the values
-// of upstream's per-object gauges, which type and reason
-// rollout_events_total counted, and the type and label names of every
-// family of upstreamFamilies. Request counts differ by design
+// of upstream's per-object gauges and the type and label names of every
+// family of upstreamFamilies (which Events rollout_events_total counted is
+// compared once they stopped coming: countedEvents). Request counts differ by design
 // (docs/performance.md), so only their labels are compared.
 func observeMetrics(put func(string, any), samples []sample) {
 	for _, s := range samples {
 		switch {
 		case slices.Contains(objectGauges, s.family):
 			put(metricKey(s), s.value)
-		case s.family == "rollout_events_total":
-			put(metricKey(s), "counted")
 		}
 		if slices.Contains(upstreamFamilies, s.family) {
 			names := slices.Sorted(maps.Keys(s.labels))
 			put("family "+s.family, s.typ+" "+strings.Join(names, ","))
 		}
 	}
+}
+
+// countedEvents is "<type>/<reason> ..." of the namespace's Rollouts as
+// rollout_events_total counted them, sorted.
+func countedEvents(samples []sample) string {
+	var out []string
+	for _, s := range samples {
+		if s.family == "rollout_events_total" {
+			out = append(out, s.labels["type"]+"/"+s.labels["reason"])
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(slices.Compact(out), " ")
 }

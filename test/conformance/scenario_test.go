@@ -122,7 +122,11 @@ func runScenario(t *testing.T, sc scenario) {
 			continue
 		}
 		wg.Go(func() {
-			traj[i].obs[len(traj[i].obs)-1]["events (reasons said)"], recorded[i] = a.settledEvents(ctx)
+			last := traj[i].obs[len(traj[i].obs)-1]
+			last["events (reasons said)"], recorded[i] = a.settledEvents(ctx)
+			if w, err := a.read(ctx, a.ns); err == nil && len(w.rollouts) > 0 {
+				last["metric rollout_events_total (counted)"] = countedEvents(w.metrics)
+			}
 		})
 	}
 	wg.Wait()

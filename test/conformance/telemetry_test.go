@@ -35,11 +35,10 @@ workqueue_depth{name="rollout"} 0
 	observeMetrics(func(k string, v any) { o[k] = v.(string) }, samples)
 	want := observation{
 		"metric rollout_info{name=app,phase=Paused,strategy=canary,traffic_router=}": "1",
-		"family rollout_info":            "gauge name,namespace,phase,strategy,traffic_router",
-		"family rollout_reconcile_count": "histogram name,namespace",
-		"metric rollout_events_total{name=app,reason=RolloutPaused,type=Normal}": "counted",
-		"family rollout_events_total":                                            "counter name,namespace,reason,type",
-		"family controller_clientset_k8s_request_total":                          "counter kind,name,namespace,status_code,verb",
+		"family rollout_info":                           "gauge name,namespace,phase,strategy,traffic_router",
+		"family rollout_reconcile_count":                "histogram name,namespace",
+		"family rollout_events_total":                   "counter name,namespace,reason,type",
+		"family controller_clientset_k8s_request_total": "counter kind,name,namespace,status_code,verb",
 	}
 	for k, v := range want {
 		if o[k] != v {
@@ -48,6 +47,9 @@ workqueue_depth{name="rollout"} 0
 	}
 	if len(o) != len(want) {
 		t.Errorf("observed %d keys, want %d: %v", len(o), len(want), o)
+	}
+	if got := countedEvents(samples); got != "Normal/RolloutPaused" {
+		t.Errorf("counted events %q", got)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/metrics"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -89,6 +90,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	in := w.input(ro, now)
 	in.Traffic = r.heldRoute(ro)
 	out := strategy(in)
+	metrics.Decided("rollout")
 	if out.Route != nil && w.invalid == "" {
 		if out, err = r.route(ctx, ro, strategy, in, out); err != nil {
 			if w.invalid, err = routeError(err); err != nil {
@@ -112,6 +114,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return ctrl.Result{}, nil // the user (or plugin) changed it; that change queues the next pass
 		}
 		return ctrl.Result{}, fmt.Errorf("patch status of rollout %s: %w", req, err)
+	}
+	if d := out.PauseOvershoot; d != nil {
+		metrics.PauseOvershoot(*d)
 	}
 	for _, e := range out.Events {
 		kind := "Normal"
