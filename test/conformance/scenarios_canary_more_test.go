@@ -182,6 +182,7 @@ func canaryMoreScenarios() []scenario {
 		// restart (while paused) did not finish within the settle timeout;
 		// under investigation (docs/conformance.md).
 		name:    "canary-restart",
+		ci:      true,
 		yaml:    rollout(3, onePause),
 		initial: healthy,
 		steps: []step{

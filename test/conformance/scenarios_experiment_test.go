@@ -133,6 +133,7 @@ spec:
 		// controllers record the run before it fails (a run failing at its
 		// first measurement races the record, on either side).
 		name: "experiment-retry",
+		ci:   true,
 		pre:  webTemplate("web-retry", "experiment-retry", "2s"),
 		yaml: `apiVersion: argoproj.io/v1alpha1
 kind: Experiment
