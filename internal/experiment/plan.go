@@ -261,7 +261,7 @@ func (p *planner) finish(phase rampv1.AnalysisPhase, msg string) {
 	st.Phase, st.Message = phase, msg
 	if phase == rampv1.AnalysisPhaseSuccessful {
 		st.Message = ""
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, fmt.Sprintf("Experiment %q has completed: %s.", p.ex.Name, msg), p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, msg, p.in.Now)
 	}
 	p.event(phase != rampv1.AnalysisPhaseSuccessful, "Experiment"+string(phase), msg)
 }

@@ -38,7 +38,8 @@ spec:
       - pause: {}
 `
 
-// TestPrinterColumns: `kubectl get ro` shows the Rollout printer columns.
+// TestPrinterColumns: `kubectl get ro` shows upstream's Rollout printer
+// columns, and the short names are upstream's (no category, as upstream).
 func TestPrinterColumns(t *testing.T) {
 	t.Parallel()
 	ns := namespace(t, "columns")
@@ -50,14 +51,14 @@ func TestPrinterColumns(t *testing.T) {
 		t.Fatalf("get ro: %v\n%s", err, stderr)
 	}
 	header := strings.Fields(strings.SplitN(out, "\n", 2)[0])
-	want := []string{"NAME", "DESIRED", "CURRENT", "UP-TO-DATE", "AVAILABLE", "PHASE", "STEP", "WEIGHT", "AGE"}
+	want := []string{"NAME", "DESIRED", "CURRENT", "UP-TO-DATE", "AVAILABLE", "AGE"}
 	if strings.Join(header, " ") != strings.Join(want, " ") {
 		t.Errorf("columns = %v, want %v", header, want)
 	}
 	if !strings.Contains(out, "web ") || !strings.Contains(out, " 4 ") {
 		t.Errorf("row for rollout web with 4 desired replicas missing:\n%s", out)
 	}
-	for _, short := range []string{"ro", "ar", "at", "exp", "rollouts.argoproj.io", "argoproj"} {
+	for _, short := range []string{"ro", "ar", "at", "exp", "rollouts.argoproj.io"} {
 		if _, stderr, err := kubectl(t, "", "get", short, "-n", ns); err != nil {
 			t.Errorf("kubectl get %s: %v\n%s", short, err, stderr)
 		}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -55,6 +56,12 @@ type Reconciler struct {
 	// one rare case: a status write that conflicted after this pass
 	// created AnalysisRuns, whose names must still be recorded (recordRuns).
 	Live client.Reader
+
+	// created remembers, per Experiment UID and analysis, the run a pass
+	// created until the cache shows it recorded in the status: a pass that
+	// reads the Experiment from a cache not yet holding that status write
+	// must not take the run for missing and start another.
+	created sync.Map
 }
 
 // +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;update;patch
@@ -65,6 +72,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, ex); err != nil || ex.DeletionTimestamp != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	r.expectRuns(ex)
 	w, err := r.observe(ctx, ex)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -167,6 +175,28 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 		w.specs[a.Name] = spec
 	}
 	return w, nil
+}
+
+func createdKey(ex *rampv1.Experiment, analysis string) string {
+	return string(ex.UID) + "/" + analysis
+}
+
+// expectRuns adds to ex (this pass's copy) the record of each run a pass
+// created whose status write the cache does not show yet, and forgets
+// those it shows.
+func (r *Reconciler) expectRuns(ex *rampv1.Experiment) {
+	for _, a := range ex.Spec.Analyses {
+		key := createdKey(ex, a.Name)
+		name, ok := r.created.Load(key)
+		switch {
+		case !ok:
+		case runRecord(ex, a.Name) != nil:
+			r.created.Delete(key) // the write is in the cache
+		default:
+			ex.Status.AnalysisRuns = append(ex.Status.AnalysisRuns,
+				rampv1.ExperimentAnalysisRunStatus{Name: a.Name, AnalysisRun: name.(string), Phase: rampv1.AnalysisPhasePending})
+		}
+	}
 }
 
 // recordRuns writes into the Experiment as it is now the records of the
@@ -349,6 +379,7 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 		if err := r.Client.Create(ctx, run); client.IgnoreAlreadyExists(err) != nil {
 			return fmt.Errorf("create AnalysisRun for analysis %q: %w", name, err)
 		}
+		r.created.Store(createdKey(ex, name), run.Name)
 		// recorded at once, as upstream: the next pass finds it by this
 		// record even if it has completed by then
 		out.Status.AnalysisRuns = append(out.Status.AnalysisRuns, rampv1.ExperimentAnalysisRunStatus{Name: name, AnalysisRun: run.Name, Phase: rampv1.AnalysisPhasePending})

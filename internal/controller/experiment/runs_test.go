@@ -77,3 +77,29 @@ func TestRecordRunsAfterConflict(t *testing.T) {
 		t.Errorf("records %+v, want job as it was and web added once", rs)
 	}
 }
+
+// TestExpectRuns: a run this controller created stands in the status of a
+// pass that reads the Experiment from a stale cache, until the cache shows
+// the record; then it is forgotten (a later retry starts afresh).
+func TestExpectRuns(t *testing.T) {
+	r := &Reconciler{}
+	ex := &rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Name: "exp", UID: "u"},
+		Spec: rampv1.ExperimentSpec{Analyses: []rampv1.ExperimentAnalysisTemplateRef{{Name: "web"}}}}
+	r.created.Store(createdKey(ex, "web"), "exp-web")
+	stale := ex.DeepCopy()
+	r.expectRuns(stale)
+	if rec := runRecord(stale, "web"); rec == nil || rec.AnalysisRun != "exp-web" {
+		t.Fatalf("stale pass: records %+v, want exp-web expected", stale.Status.AnalysisRuns)
+	}
+	fresh := ex.DeepCopy()
+	fresh.Status.AnalysisRuns = []rampv1.ExperimentAnalysisRunStatus{{Name: "web", AnalysisRun: "exp-web", Phase: rampv1.AnalysisPhaseFailed}}
+	r.expectRuns(fresh)
+	if len(fresh.Status.AnalysisRuns) != 1 {
+		t.Errorf("fresh pass: records %+v", fresh.Status.AnalysisRuns)
+	}
+	retried := ex.DeepCopy() // the plugin's retry cleared the status
+	r.expectRuns(retried)
+	if len(retried.Status.AnalysisRuns) != 0 {
+		t.Errorf("after a retry: records %+v, want none (a new run starts)", retried.Status.AnalysisRuns)
+	}
+}
