@@ -137,9 +137,10 @@ func cacheOptions(o options) cache.Options {
 	if err != nil {
 		panic(err)
 	}
-	for _, obj := range []client.Object{&appsv1.ReplicaSet{}, &corev1.Pod{}} {
-		opts.ByObject[obj] = cache.ByObject{Label: labels.NewSelector().Add(*hashed)}
-	}
+	opts.ByObject[&appsv1.ReplicaSet{}] = cache.ByObject{Label: labels.NewSelector().Add(*hashed)}
+	opts.ByObject[&corev1.Pod{}] = cache.ByObject{Label: labels.NewSelector().Add(*hashed), Transform: slimPod}
+	// Nothing Ramp does reads managedFields: the cache never holds them.
+	opts.DefaultTransform = cache.TransformStripManagedFields()
 	// Only the Jobs of AnalysisRuns (job metric provider).
 	runJobs, err := labels.NewRequirement(job.RunLabel, selection.Exists, nil)
 	if err != nil {
@@ -186,4 +187,22 @@ func logLevel(l string) zapcore.Level {
 		return zapcore.ErrorLevel
 	}
 	return zapcore.InfoLevel
+}
+
+// slimPod is what the cache keeps of a pod: its metadata (without
+// managedFields) and whether it is Ready. Restarts, ephemeral metadata and
+// readiness need no more, and a pod's spec is most of its size.
+func slimPod(obj any) (any, error) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	slim := &corev1.Pod{TypeMeta: p.TypeMeta, ObjectMeta: p.ObjectMeta}
+	slim.ManagedFields = nil
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			slim.Status.Conditions = []corev1.PodCondition{{Type: c.Type, Status: c.Status}}
+		}
+	}
+	return slim, nil
 }

@@ -404,10 +404,20 @@ func selectorImmutable(t *testing.T, ctx context.Context, ns string) {
 		if err != nil {
 			t.Fatalf("%s: store the Rollout: %v", s.name, err)
 		}
-		changed := stored.DeepCopy()
-		_ = unstructured.SetNestedStringMap(changed.Object, map[string]string{"app": "rules", "tier": "web"}, "spec", "selector", "matchLabels")
-		_ = unstructured.SetNestedStringMap(changed.Object, map[string]string{"app": "rules", "tier": "web"}, "spec", "template", "metadata", "labels")
-		_, err = ri.Update(ctx, changed, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+		// the controller may write to it meanwhile: a conflict is retried
+		// on the latest version (a few times at most)
+		for range 5 {
+			changed := stored.DeepCopy()
+			_ = unstructured.SetNestedStringMap(changed.Object, map[string]string{"app": "rules", "tier": "web"}, "spec", "selector", "matchLabels")
+			_ = unstructured.SetNestedStringMap(changed.Object, map[string]string{"app": "rules", "tier": "web"}, "spec", "template", "metadata", "labels")
+			_, err = ri.Update(ctx, changed, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+			if !apierrors.IsConflict(err) {
+				break
+			}
+			if stored, err = ri.Get(ctx, obj.GetName(), metav1.GetOptions{}); err != nil {
+				t.Fatalf("%s: read the Rollout back: %v", s.name, err)
+			}
+		}
 		if err == nil || !strings.Contains(err.Error(), "spec.selector is immutable") {
 			t.Errorf("%s: a selector change: got %v, want .spec.selector is immutable", s.name, err)
 		}
