@@ -101,6 +101,19 @@ func atExperimentStep(i int64) cond {
 	}}
 }
 
+// templateStored: the scenario's AnalysisTemplate is applied and a settled
+// point has passed. Only then is the Experiment that names it created:
+// upstream ends an Experiment in Error when its informer has not seen the
+// template yet, a race of the two applies, not a behaviour to compare.
+var templateStored = cond{desc: "the AnalysisTemplate stored", world: func(*world) error { return nil }}
+
+// applyManifest applies a manifest in the scenario's namespace.
+func applyManifest(yaml string) func(context.Context, *actor) error {
+	return func(ctx context.Context, a *actor) error {
+		return a.kubectl(ctx, yaml, "apply", "--server-side", "-f", "-")
+	}
+}
+
 func experimentScenarios() []scenario {
 	web := webTemplate("web", "experiment-standalone", "2s")
 	_ = setMetric("experiment-standalone", "10")(context.Background(), nil) // passing from the start
@@ -108,9 +121,11 @@ func experimentScenarios() []scenario {
 	return []scenario{{
 		// Two templates for 10 s with a background web analysis, then the
 		// templates' scale-down after the experiment's delay.
-		name: "experiment-standalone",
-		pre:  web,
-		yaml: `apiVersion: argoproj.io/v1alpha1
+		name:    "experiment-standalone",
+		yaml:    web,
+		initial: templateStored,
+		steps: []step{
+			{name: "create", do: applyManifest(`apiVersion: argoproj.io/v1alpha1
 kind: Experiment
 metadata: {name: exp}
 spec:
@@ -120,9 +135,7 @@ spec:
 ` + experimentTemplate("baseline", 1) + experimentTemplate("canary", 2) + `  analyses:
   - name: web
     templateName: web
-`,
-		initial: experimentIs("exp", "Running"),
-		steps: []step{
+`), until: experimentIs("exp", "Running")},
 			{name: "duration", until: experimentIs("exp", "Successful")},
 			{name: "delay over", until: cond{desc: "experiment scaled down", world: experimentsScaledDown}},
 		},
@@ -132,10 +145,12 @@ spec:
 		// Experiment starts over. The metric passes at first, so that both
 		// controllers record the run before it fails (a run failing at its
 		// first measurement races the record, on either side).
-		name: "experiment-retry",
-		ci:   true,
-		pre:  webTemplate("web-retry", "experiment-retry", "2s"),
-		yaml: `apiVersion: argoproj.io/v1alpha1
+		name:    "experiment-retry",
+		ci:      true,
+		yaml:    webTemplate("web-retry", "experiment-retry", "2s"),
+		initial: templateStored,
+		steps: []step{
+			{name: "create", do: applyManifest(`apiVersion: argoproj.io/v1alpha1
 kind: Experiment
 metadata: {name: exp}
 spec:
@@ -144,9 +159,7 @@ spec:
 ` + experimentTemplate("canary", 1) + `  analyses:
   - name: web
     templateName: web-retry
-`,
-		initial: experimentIs("exp", "Running"),
-		steps: []step{
+`), until: experimentIs("exp", "Running")},
 			{name: "fail", do: setMetric("experiment-retry", "0"), until: experimentIs("exp", "Failed")},
 			{name: "retry passing", do: then(setMetric("experiment-retry", "10"), plugin("retry", "experiment", "exp")),
 				until: experimentIs("exp", "Successful")},
