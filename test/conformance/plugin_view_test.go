@@ -6,6 +6,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // The upstream plugin's own views (`get rollout`, `list rollouts`, `get
@@ -79,4 +80,25 @@ func normalizeView(n normalizer, out string) string {
 		lines = append(lines, n.apply(line))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestNormalizeView: ages, pod suffixes, delays left, measurement counts
+// and padding go; hashes become H<rev>; what a user reads stays.
+func TestNormalizeView(t *testing.T) {
+	out := "Name:            app\n" +
+		"NAME                       KIND        STATUS     AGE    INFO\n" +
+		"⟳ app                      Rollout     ✔ Healthy  3m4s   \n" +
+		"└──⧉ app-abc123            ReplicaSet  ✔ Healthy  12s    delay:28s\n" +
+		"   └──□ app-abc123-x7k2p   Pod         ✔ Running  12s    ready:1/1\n" +
+		"└──α app-abc123-2          AnalysisRun ✔ Successful 5s  ✔ 6\n"
+	got := normalizeView(newNormalizer(map[string]string{"abc123": "H2"}), out)
+	want := "Name: app\n" +
+		"NAME KIND STATUS AGE INFO\n" +
+		"⟳ app Rollout ✔ Healthy\n" +
+		"└──⧉ app-H2 ReplicaSet ✔ Healthy delay:<left>\n" +
+		" └──□ app-H2-<pod> Pod ✔ Running ready:1/1\n" +
+		"└──α app-H2-2 AnalysisRun ✔ Successful ✔ <n>"
+	if got != want {
+		t.Errorf("normalized:\n%s\nwant:\n%s", got, want)
+	}
 }

@@ -101,6 +101,13 @@ func atExperimentStep(i int64) cond {
 	}}
 }
 
+// experiment renders the Experiment "exp": its duration (and any further
+// spec lines), the templates, and one analysis "web" of the named template.
+func experiment(duration, analysisTemplate, templates string) string {
+	return "apiVersion: argoproj.io/v1alpha1\nkind: Experiment\nmetadata: {name: exp}\nspec:\n  duration: " + duration +
+		"\n  templates:\n" + templates + "  analyses:\n  - name: web\n    templateName: " + analysisTemplate + "\n"
+}
+
 // templateStored: the scenario's AnalysisTemplate is applied and a settled
 // point has passed. Only then is the Experiment that names it created:
 // upstream ends an Experiment in Error when its informer has not seen the
@@ -125,17 +132,8 @@ func experimentScenarios() []scenario {
 		yaml:    web,
 		initial: templateStored,
 		steps: []step{
-			{name: "create", do: applyManifest(`apiVersion: argoproj.io/v1alpha1
-kind: Experiment
-metadata: {name: exp}
-spec:
-  duration: 10s
-  scaleDownDelaySeconds: 5
-  templates:
-` + experimentTemplate("baseline", 1) + experimentTemplate("canary", 2) + `  analyses:
-  - name: web
-    templateName: web
-`), until: experimentIs("exp", "Running")},
+			{name: "create", do: applyManifest(experiment("10s\n  scaleDownDelaySeconds: 5", "web",
+				experimentTemplate("baseline", 1)+experimentTemplate("canary", 2))), until: experimentIs("exp", "Running")},
 			{name: "duration", until: experimentIs("exp", "Successful")},
 			{name: "delay over", until: cond{desc: "experiment scaled down", world: experimentsScaledDown}},
 		},
@@ -150,16 +148,8 @@ spec:
 		yaml:    webTemplate("web-retry", "experiment-retry", "2s"),
 		initial: templateStored,
 		steps: []step{
-			{name: "create", do: applyManifest(`apiVersion: argoproj.io/v1alpha1
-kind: Experiment
-metadata: {name: exp}
-spec:
-  duration: 20s
-  templates:
-` + experimentTemplate("canary", 1) + `  analyses:
-  - name: web
-    templateName: web-retry
-`), until: experimentIs("exp", "Running")},
+			{name: "create", do: applyManifest(experiment("20s", "web-retry", experimentTemplate("canary", 1))),
+				until: experimentIs("exp", "Running")},
 			{name: "fail", do: setMetric("experiment-retry", "0"), until: experimentIs("exp", "Failed")},
 			{name: "retry passing", do: then(setMetric("experiment-retry", "10"), plugin("retry", "experiment", "exp")),
 				until: experimentIs("exp", "Successful")},
