@@ -95,7 +95,7 @@ func TestPlanInputs(t *testing.T) {
 	}{
 		{ro, []string{"plan", "-"}, 0, "0     setWeight: 50  50%     50%     1       1"},
 		{ro + "---\n" + strings.Replace(ro, "web", "api", 1), []string{"plan", "-"}, 0, "Rollout api (canary)"},
-		{"kind: [", []string{"plan", "-"}, 1, "-:1: error: yaml:"},
+		{"kind: [", []string{"plan", "-"}, 1, "-:1:1: error: yaml:"},
 		{"apiVersion: v1\nkind: Service\n", []string{"plan", "-"}, 1, "no argoproj.io/v1alpha1 Rollout in -"},
 		{strings.Replace(ro, "replicas: 2", "replicas: two", 1), []string{"plan", "-"}, 1, "ramp lint -"},
 		{"", []string{"plan", "testdata/plan/missing.yaml"}, 1, "no such file"},

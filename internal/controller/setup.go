@@ -76,15 +76,22 @@ func Routers(c client.Client) (*registry.Registry[traffic.Router], error) {
 	return reg, nil
 }
 
-// Providers is the metric provider registry of this controller build. A
-// new provider is one package and one line here (see docs/extending.md).
-func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
-	reg := provider.NewRegistry()
-	for name, p := range map[string]provider.Provider{
-		"job":        job.New(mgr.GetClient(), mgr.GetAPIReader()),
+// providerSet is every metric provider of this build, by name; its names
+// are provider.Supported (TestProvidersSupported).
+func providerSet(c client.Client, live client.Reader) map[string]provider.Provider {
+	return map[string]provider.Provider{
+		"job":        job.New(c, live),
 		"prometheus": prometheus.New(),
 		"web":        web.New(),
-	} {
+	}
+}
+
+// Providers is the metric provider registry of this controller build. A
+// new provider is one package, one line in providerSet and its name in
+// provider.Supported (see docs/extending.md).
+func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
+	reg := provider.NewRegistry()
+	for name, p := range providerSet(mgr.GetClient(), mgr.GetAPIReader()) {
 		if err := reg.Register(name, p); err != nil {
 			return nil, err
 		}

@@ -8,6 +8,8 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	extensionsv1beta1 "k8s.io/api/extensions/v1beta1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
@@ -19,7 +21,8 @@ import (
 var decoder = func() runtime.Decoder {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{rampv1.AddToScheme, autoscalingv1.AddToScheme,
-		autoscalingv2.AddToScheme, batchv1.AddToScheme, corev1.AddToScheme} {
+		autoscalingv2.AddToScheme, batchv1.AddToScheme, corev1.AddToScheme, networkingv1.AddToScheme,
+		extensionsv1beta1.AddToScheme} {
 		if err := add(s); err != nil {
 			panic(err)
 		}
@@ -88,6 +91,12 @@ func (ix *index) addWorkload(o *Object, obj runtime.Object) {
 		ix.addHook(o, v.Annotations, v.Spec.Template.Spec.Containers, "spec.template.spec.containers")
 	case *corev1.Pod:
 		ix.addHook(o, v.Annotations, v.Spec.Containers, "spec.containers")
+	case *corev1.Service:
+		ix.addService(o, v)
+	case *networkingv1.Ingress:
+		ix.addIngress(o, v)
+	case *extensionsv1beta1.Ingress:
+		ix.addLegacyIngress(o, v)
 	}
 }
 

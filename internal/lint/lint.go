@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -27,23 +29,35 @@ const (
 
 // Finding is one problem in one document of a file.
 type Finding struct {
-	File string
-	// Line is the 1-based line of the document's first line of content (of
-	// the error itself for malformed YAML).
-	Line     int
-	Field    string // e.g. spec.strategy.canary.steps[2]; empty for the whole document
-	Severity Severity
-	Message  string
+	File string `json:"file"`
+	// Line and Column (1-based) are where the offending field is written:
+	// its key, or the item of a list; the nearest enclosing field that is
+	// written when the field itself is missing (a required value); the
+	// problem itself for malformed YAML.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	// Kind and Name identify the object ("" for a document that is not one);
+	// a generateName ends in "*".
+	Kind     string   `json:"kind,omitempty"`
+	Name     string   `json:"name,omitempty"`
+	Field    string   `json:"field,omitempty"` // e.g. spec.strategy.canary.steps[2]; empty for the whole document
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
 }
 
-// String is "file:line: severity: field: message" (without "field: " when
-// the finding is about the whole document).
+// String is "file:line:column: severity: Kind/name: field: message" (without
+// the parts that are empty).
 func (f Finding) String() string {
-	field := ""
-	if f.Field != "" {
-		field = f.Field + ": "
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d: %s: ", f.File, f.Line, max(f.Column, 1), f.Severity)
+	if f.Kind != "" {
+		fmt.Fprintf(&b, "%s/%s: ", f.Kind, f.Name)
 	}
-	return fmt.Sprintf("%s:%d: %s: %s%s", f.File, f.Line, f.Severity, field, f.Message)
+	if f.Field != "" {
+		b.WriteString(f.Field + ": ")
+	}
+	b.WriteString(f.Message)
+	return b.String()
 }
 
 // Object is one document of a manifest file.
@@ -51,10 +65,28 @@ type Object struct {
 	File string
 	Line int // 1-based line of the document's first line of content
 	// APIVersion and Kind identify the object's type, e.g.
-	// "argoproj.io/v1alpha1" and "Rollout".
-	APIVersion, Kind string
+	// "argoproj.io/v1alpha1" and "Rollout"; Name is metadata.name (or
+	// generateName followed by "*").
+	APIVersion, Kind, Name string
 	// JSON is the document converted to JSON.
 	JSON []byte
+	// node is the document's YAML node tree, for positions (nil for JSON
+	// input that did not parse as YAML nodes).
+	node *yaml.Node
+}
+
+// At returns where a field path of the object is written (the nearest
+// enclosing field that is, when it is not), and the path with any index a
+// decoding error left out filled in.
+func (o *Object) At(field string) (Position, string) {
+	if o.node == nil || field == "" {
+		return Position{o.Line, 1}, field
+	}
+	pos, resolved, _ := locate(o.node, field)
+	if pos.Line == 0 {
+		pos = Position{o.Line, 1}
+	}
+	return pos, resolved
 }
 
 // File is a named manifest file's content ("-" names standard input).
@@ -84,7 +116,10 @@ func Check(files ...File) []Finding {
 		if a, b := order[out[i].File], order[out[j].File]; a != b {
 			return a < b
 		}
-		return out[i].Line < out[j].Line
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Column < out[j].Column
 	})
 	return out
 }
@@ -107,6 +142,8 @@ func Lint(objects []Object) []Finding {
 	ix := newIndex(objects)
 	for _, r := range ix.rollouts {
 		ix.rolloutErrors(r)
+		ix.serviceRefs(r)
+		ix.ingressRefs(r)
 		ix.blueGreenPostPromotion(r)
 		ix.canaryStalls(r)
 	}
@@ -127,13 +164,9 @@ func Lint(objects []Object) []Finding {
 func (ix *index) rolloutErrors(r rolloutDoc) {
 	for _, msg := range plan.ValidateRollout(r.ro) {
 		field, rest := splitField(msg)
-		// A feature this version cannot run yet is a warning: the manifest is
-		// right, and the controller will report InvalidSpec until it can.
-		sev := Error
-		if strings.Contains(msg, "not supported by this version of Ramp") {
-			sev = Warning
-		}
-		ix.add(r.obj, sev, field, rest)
+		// A feature this version cannot run is an error too: the controller
+		// refuses the Rollout with these words (InvalidSpec).
+		ix.add(r.obj, Error, field, rest)
 	}
 }
 
@@ -156,10 +189,12 @@ type rolloutDoc struct {
 
 // index holds the decoded objects the rules look at, and the findings.
 type index struct {
-	rollouts []rolloutDoc
-	hpas     []hpaDoc
-	hooks    []hookDoc
-	out      []Finding
+	rollouts  []rolloutDoc
+	hpas      []hpaDoc
+	hooks     []hookDoc
+	services  []serviceDoc
+	ingresses []ingressDoc
+	out       []Finding
 }
 
 func newIndex(objects []Object) *index {
@@ -180,6 +215,8 @@ func newIndex(objects []Object) *index {
 			ix.analysisTemplate(o, &v.Spec)
 		case *rampv1.ClusterAnalysisTemplate:
 			ix.analysisTemplate(o, &v.Spec)
+		case *rampv1.AnalysisRun:
+			ix.analysisRun(o, &v.Spec)
 		case *rampv1.Experiment:
 			if msg := experiment.Validate(v); msg != "" {
 				field, rest := splitField(msg)
@@ -211,10 +248,51 @@ func (ix *index) decodeError(o *Object, err error) {
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if m := typeField.FindStringSubmatch(msg); m != nil {
-		ix.add(o, Error, m[3], fmt.Sprintf("got a %s, want %s", m[1], m[4]))
+		field := m[3]
+		if k, ok := jsonKinds[m[1]]; ok && o.node != nil {
+			if _, p, found := locateKind(o.node, field, k.kind, k.tag); found {
+				field = p
+			}
+		}
+		ix.add(o, Error, field, fmt.Sprintf("got a %s, want %s", m[1], m[4]))
 		return
 	}
+	if strings.Contains(msg, "quantities must match") {
+		// The decoder names no field: find every quantity that does not parse.
+		if bad := badQuantities(o); len(bad) > 0 {
+			for _, f := range bad {
+				ix.add(o, Error, f.path, fmt.Sprintf("%q is not a quantity (e.g. 128Mi, 0.5, 250m)", f.value))
+			}
+			return
+		}
+	}
 	ix.add(o, Error, "", msg)
+}
+
+// quantityField is a resource quantity as written, and where.
+type quantityField struct{ path, value string }
+
+// badQuantities lists the values of resources.requests and
+// resources.limits (and a pod's overhead) that are not quantities.
+func badQuantities(o *Object) []quantityField {
+	var out []quantityField
+	for _, p := range findAll(o.node, func(parent, _ string, v *yaml.Node) bool {
+		if (parent != "requests" && parent != "limits" && parent != "overhead") || v.Kind != yaml.ScalarNode {
+			return false
+		}
+		if _, err := resource.ParseQuantity(v.Value); err != nil {
+			return true
+		}
+		return false
+	}) {
+		out = append(out, quantityField{path: p})
+	}
+	for i := range out {
+		if n, _, ok := locateValue(o.node, out[i].path); ok {
+			out[i].value = n
+		}
+	}
+	return out
 }
 
 var (
@@ -222,6 +300,10 @@ var (
 	typeField   = regexp.MustCompile(`cannot unmarshal (\S+) into Go (struct field|value) (?:\S+?\.)?(\S+) of type (\S+)`)
 )
 
+// add records a finding about a field of o (the whole object when field is
+// ""), at the position the field is written.
 func (ix *index) add(o *Object, sev Severity, field, msg string) {
-	ix.out = append(ix.out, Finding{File: o.File, Line: o.Line, Field: field, Severity: sev, Message: msg})
+	pos, field := o.At(field)
+	ix.out = append(ix.out, Finding{File: o.File, Line: pos.Line, Column: pos.Column, Kind: o.Kind, Name: o.Name,
+		Field: field, Severity: sev, Message: msg})
 }

@@ -1,98 +1,60 @@
 package lint
 
 import (
-	"fmt"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestRules: each fixture in testdata holds the cases of one rule, good and
-// bad; want lists every finding as "line severity field".
-func TestRules(t *testing.T) {
-	for _, tc := range []struct {
-		file     string
-		want     []string
-		mentions []string // substrings some message must contain
-	}{
-		{"schema.yaml", []string{
-			"2 error spec.strategy",
-			"13 error spec.strategy.canary.stableService",
-			"13 error spec.strategy.canary",
-			"27 error spec.strategy.canary.steps[1].setWeigth",
-			"27 error spec.strategy.canary.steps[0].setWeight",
-			"27 error spec.strategy.canary.steps[5].setCanaryScale.weight",
-			"27 error spec.strategy.canary.steps[1]",
-			"27 error spec.strategy.canary.steps[2].pause.duration",
-			"27 error spec.strategy.canary.steps[3].pause.duration",
-			"27 error spec.strategy.canary.steps[4]",
-			"46 error spec.strategy.canary.trafficRouting.istio",
-			"65 error spec.replicas",
-			"74 error spec.strategy.blueGreen.previewService",
-			"74 error spec.strategy.blueGreen.previewReplicaCount",
-		}, []string{"exactly one of canary or blueGreen", "unknown field", "120 must be between 0 and 100",
-			"sets more than one of setWeight, pause, experiment and analysis", "got a string, want int32"}},
-		{"controller.yaml", []string{
-			"2 warning spec.workloadRef",
-			"12 error spec.selector",
-			"12 error spec.strategy.canary.steps[2].setHeaderRoute",
-			"26 error spec.selector",
-		}, []string{`"app=a" does not match spec.template.metadata.labels`, "needs spec.strategy.canary.trafficRouting"}},
-		{"hpa-traffic-routing.yaml", []string{
-			"25 warning spec.metrics[0]",
-			"39 warning spec.metrics[1]",
-			"52 warning spec.targetCPUUtilizationPercentage",
-			"60 warning spec",
-		}, []string{`Rollout "rollouts-demo" sets rollout.ramp.dev/hpa-accounting: surge`, "ceil(8 x 28/54) = 5",
-			"remove the annotation: Ramp then takes the canary's pods from stable"}},
-		{"hpa-requests.yaml", []string{
-			"22 warning spec.metrics[0]",
-			"22 warning spec.metrics[1]",
-			"40 warning spec.targetCPUUtilizationPercentage",
-			"48 warning spec",
-		}, []string{`no cpu request on container "sidecar"`, `no memory request on container "app"`, "does nothing (seed 002)"}},
-		{"canary-stalls.yaml", []string{
-			"3 warning spec.strategy.canary.steps[1]",
-			"28 warning spec.strategy.canary.steps[1]",
-		}, []string{"setWeight: 50: this step never completes at 10 replicas: canary pods come from stable (an HPA targets it)",
-			"(dynamicStableScale)", "hold the weight at 30 instead of 50"}},
-		{"experiment.yaml", []string{
-			"14 error spec.templates[0].selector",
-		}, []string{`"app=demo,color=purple" does not match spec.templates[0].template.metadata.labels`}},
-		{"bluegreen-post-promotion.yaml", []string{
-			"2 warning spec.strategy.blueGreen.autoPromotionEnabled",
-		}, []string{"waits for a manual promote"}},
-		{"argocd-hooks.yaml", []string{
-			"2 warning spec.template.spec.containers[0]",
-			"21 warning spec.template.spec.containers[1]",
-			"34 warning spec.containers[0]",
-		}, []string{"PostSync hook", "Sync hook", "analysis step"}},
-		{"header-routes.yaml", []string{
-			"2 error spec.strategy.canary.steps[1].setMirrorRoute.percentage",
-			"2 error spec.strategy.canary.steps[0].setHeaderRoute",
-			"2 error spec.strategy.canary.steps[1].setMirrorRoute",
-		}, []string{"the alb traffic router cannot express header routes", "the alb traffic router cannot express mirror routes"}},
-		{"malformed.yaml", []string{"10 error ", "12 error kind", "15 error "},
-			[]string{"yaml: line 10: mapping values are not allowed", "not a Kubernetes object"}},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", tc.file))
+var update = flag.Bool("update", false, "rewrite the golden files of TestGolden")
+
+// TestGolden: each fixture lints to exactly its golden findings, with
+// file:line:column, kind/name and field. testdata/*.yaml hold the cases of
+// one rule each, good and bad; testdata/invalid/*.yaml one mistake each
+// (every one of them must have an error). `go test -run TestGolden -update`
+// rewrites the golden files.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	invalid, err := filepath.Glob("testdata/invalid/*.yaml")
+	if err != nil || len(invalid) < 20 {
+		t.Fatalf("invalid fixtures: %v (%d)", err, len(invalid))
+	}
+	for _, file := range append(files, invalid...) {
+		t.Run(strings.TrimPrefix(file, "testdata/"), func(t *testing.T) {
+			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fs := Check(File{Name: tc.file, Data: data})
-			var got, all []string
+			fs := Check(File{Name: filepath.Base(file), Data: data})
+			var lines []string
 			for _, f := range fs {
-				got = append(got, fmt.Sprintf("%d %s %s", f.Line, f.Severity, f.Field))
-				all = append(all, f.String())
+				lines = append(lines, f.String())
 			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("findings:\n%s\n\nwant:\n%s", strings.Join(all, "\n"), strings.Join(tc.want, "\n"))
+			got := strings.Join(lines, "\n") + "\n"
+			golden := strings.TrimSuffix(file, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			for _, m := range tc.mentions {
-				if !strings.Contains(strings.Join(all, "\n"), m) {
-					t.Errorf("no finding mentions %q", m)
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("findings:\n%s\nwant (%s):\n%s", got, golden, want)
+			}
+			if strings.Contains(file, "/invalid/") && !HasErrors(fs) {
+				t.Errorf("no error for an invalid manifest")
+			}
+			for _, f := range fs {
+				if f.Line < 1 || f.Column < 1 || f.Line > strings.Count(string(data), "\n")+1 {
+					t.Errorf("finding outside the file: %s", f)
 				}
 			}
 		})
@@ -108,8 +70,8 @@ func TestAcrossFiles(t *testing.T) {
 	}
 	docs := strings.SplitN(string(data), "\n---\n", 3)
 	fs := Check(File{Name: "hpa.yaml", Data: []byte(docs[1])}, File{Name: "rollout.yaml", Data: []byte(docs[0])})
-	if len(fs) != 1 || fs[0].File != "hpa.yaml" || fs[0].Line != 1 || fs[0].Severity != Warning {
-		t.Fatalf("findings %v, want one warning at hpa.yaml:1", fs)
+	if len(fs) != 1 || fs[0].File != "hpa.yaml" || fs[0].Line != 10 || fs[0].Column != 5 || fs[0].Severity != Warning {
+		t.Fatalf("findings %v, want one warning at hpa.yaml:10:5 (spec.metrics[0])", fs)
 	}
 	if HasErrors(fs) {
 		t.Error("HasErrors = true for a warning")
@@ -121,8 +83,9 @@ func TestFindingString(t *testing.T) {
 		f    Finding
 		want string
 	}{
-		{Finding{File: "a.yaml", Line: 3, Field: "spec.strategy", Severity: Error, Message: "bad"}, "a.yaml:3: error: spec.strategy: bad"},
-		{Finding{File: "-", Line: 1, Severity: Warning, Message: "odd"}, "-:1: warning: odd"},
+		{Finding{File: "a.yaml", Line: 3, Column: 5, Kind: "Rollout", Name: "web", Field: "spec.strategy", Severity: Error, Message: "bad"},
+			"a.yaml:3:5: error: Rollout/web: spec.strategy: bad"},
+		{Finding{File: "-", Line: 1, Severity: Warning, Message: "odd"}, "-:1:1: warning: odd"},
 	} {
 		if got := tc.f.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)

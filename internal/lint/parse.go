@@ -29,7 +29,7 @@ func Parse(file string, data []byte) ([]Object, []Finding) {
 			if at == 0 {
 				at = line
 			}
-			out = append(out, Finding{File: file, Line: at, Severity: Error, Message: msg})
+			out = append(out, Finding{File: file, Line: at, Column: indentOf(data, at) + 1, Severity: Error, Message: msg})
 			continue
 		}
 		js = bytes.TrimSpace(js)
@@ -39,9 +39,14 @@ func Parse(file string, data []byte) ([]Object, []Finding) {
 		var head struct {
 			APIVersion string `json:"apiVersion"`
 			Kind       string `json:"kind"`
+			Metadata   struct {
+				Name         string `json:"name"`
+				GenerateName string `json:"generateName"`
+			} `json:"metadata"`
 		}
+		node := nodeOf(d.text, d.start-1)
 		if len(js) == 0 || js[0] != '{' || json.Unmarshal(js, &head) != nil {
-			out = append(out, Finding{File: file, Line: line, Severity: Error,
+			out = append(out, Finding{File: file, Line: line, Column: 1, Severity: Error,
 				Message: "not a Kubernetes object: want a mapping with string apiVersion and kind"})
 			continue
 		}
@@ -49,11 +54,16 @@ func Parse(file string, data []byte) ([]Object, []Finding) {
 		for _, f := range []struct{ name, v string }{{"apiVersion", head.APIVersion}, {"kind", head.Kind}} {
 			if f.v == "" {
 				missing = true
-				out = append(out, Finding{File: file, Line: line, Field: f.name, Severity: Error, Message: "Required value"})
+				out = append(out, Finding{File: file, Line: line, Column: 1, Field: f.name, Severity: Error, Message: "Required value"})
 			}
 		}
 		if !missing {
-			objs = append(objs, Object{File: file, Line: line, APIVersion: head.APIVersion, Kind: head.Kind, JSON: js})
+			name := head.Metadata.Name
+			if name == "" && head.Metadata.GenerateName != "" {
+				name = head.Metadata.GenerateName + "*"
+			}
+			objs = append(objs, Object{File: file, Line: line, APIVersion: head.APIVersion, Kind: head.Kind, Name: name,
+				JSON: js, node: node})
 		}
 	}
 	return objs, out
@@ -120,4 +130,14 @@ func absoluteLines(msg string, start int) (int, string) {
 		return "line " + strconv.Itoa(n)
 	})
 	return first, strings.Join(strings.Fields(msg), " ")
+}
+
+// indentOf is the number of leading blanks of a 1-based line of data.
+func indentOf(data []byte, line int) int {
+	lines := bytes.Split(data, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return 0
+	}
+	l := lines[line-1]
+	return len(l) - len(bytes.TrimLeft(l, " \t"))
 }

@@ -30,10 +30,10 @@ func TestParseLines(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"apiVersion: v1\nkind: A\n---\nkind: X\nkind: Y\n", `f.yaml:5: error: yaml: unmarshal errors: line 5: key "kind" already set in map`},
-		{"apiVersion: v1\nkind: [x]\n", "f.yaml:1: error: not a Kubernetes object: want a mapping with string apiVersion and kind"},
-		{"\n\nkind: X\n", "f.yaml:3: error: apiVersion: Required value"},
-		{"a:\n\tb: c\n", "f.yaml:2: error: yaml: line 2: found character that cannot start any token"},
+		{"apiVersion: v1\nkind: A\n---\nkind: X\nkind: Y\n", `f.yaml:5:1: error: yaml: unmarshal errors: line 5: key "kind" already set in map`},
+		{"apiVersion: v1\nkind: [x]\n", "f.yaml:1:1: error: not a Kubernetes object: want a mapping with string apiVersion and kind"},
+		{"\n\nkind: X\n", "f.yaml:3:1: error: apiVersion: Required value"},
+		{"a:\n\tb: c\n", "f.yaml:2:2: error: yaml: line 2: found character that cannot start any token"},
 	} {
 		_, fs := Parse("f.yaml", []byte(tc.in))
 		if len(fs) == 0 || fs[0].String() != tc.want {

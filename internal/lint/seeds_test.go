@@ -15,8 +15,8 @@ var knownUnsupported = map[string]string{}
 // seed text itself, which would end every run in Error in Argo Rollouts too.
 var knownBroken = map[string][]string{
 	"003-bluegreen-analysis-template.yaml": {
-		`spec.metrics[0]: metric "success-rate10": count must be >= failureLimit (every run of this template ends in Error)`,
-		`spec.metrics[0]: metric "success-rate10": compiling successCondition "result[0] = 0": unexpected token Operator("=") (1:11) (every measurement is an Error)`,
+		`spec.metrics[0].count: count must be >= failureLimit (every run of this template ends in Error)`,
+		`spec.metrics[0].successCondition: compiling successCondition "result[0] = 0": unexpected token Operator("=") (1:11) (every measurement is an Error)`,
 	},
 }
 

@@ -100,6 +100,9 @@ func (r *Reconciler) validate(run *rampv1.AnalysisRun) error {
 		if name == "" {
 			continue // ValidateMetrics (in Assess) names this
 		}
+		if msg := provider.Unsupported(name); msg != "" {
+			return fmt.Errorf("metrics[%d] %q: %s", i, m.Name, msg)
+		}
 		if _, err := r.Providers.Get(name); err != nil {
 			return fmt.Errorf("metrics[%d] %q: %w", i, m.Name, err)
 		}

@@ -150,29 +150,15 @@ func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *wo
 		return msg
 	}
 	w.serviceHash = map[string]string{}
-	type ref struct{ field, name string }
-	var refs []ref
-	if c := ro.Spec.Strategy.Canary; c != nil {
-		refs = []ref{{"spec.strategy.canary.canaryService", c.CanaryService}, {"spec.strategy.canary.stableService", c.StableService}}
-	}
-	if b := ro.Spec.Strategy.BlueGreen; b != nil {
-		refs = []ref{{"spec.strategy.blueGreen.activeService", b.ActiveService}, {"spec.strategy.blueGreen.previewService", b.PreviewService}}
-	}
-	for _, ref := range refs {
-		if ref.name == "" {
-			continue
-		}
+	for _, ref := range plan.ServiceRefs(ro) {
 		var svc corev1.Service
-		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.name}, &svc)
+		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.Name}, &svc)
 		if apierrors.IsNotFound(err) {
-			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.field, ref.name, ro.Namespace)
+			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.Field, ref.Name, ro.Namespace)
 		}
-		w.serviceHash[ref.name] = svc.Spec.Selector[HashLabel]
-		for k, v := range svc.Spec.Selector {
-			if k != HashLabel && ro.Spec.Template.Labels[k] != v {
-				return fmt.Sprintf("%s: Service %q selects %s=%s, which the Rollout's pods (spec.template.metadata.labels) do not carry",
-					ref.field, ref.name, k, v)
-			}
+		w.serviceHash[ref.Name] = svc.Spec.Selector[HashLabel]
+		if msg := plan.ServiceProblem(ro, ref, &svc); msg != "" {
+			return msg
 		}
 	}
 	return r.validateAnalysis(ctx, ro)
