@@ -408,6 +408,9 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment
 	}
 	tmpl.Labels[hashLabel] = hash
 	sel := t.Selector.DeepCopy()
+	if sel == nil { // the CRD requires a selector; an object stored without one must not crash the pass
+		sel = &metav1.LabelSelector{}
+	}
 	if sel.MatchLabels == nil {
 		sel.MatchLabels = map[string]string{}
 	}
