@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -28,13 +29,16 @@ func newPlan(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan FILE",
 		Short: "Show, offline, what an update of each Rollout in FILE does step by step (- reads standard input)",
-		Long: `Show, without a cluster, what an update of each Rollout in FILE does, using
-the controller's own replica math: for a canary, per step the requested and
-actual weight, canary and stable pods, the most pods at once while moving
-into the step, and the pauses and analyses that gate it; for blue-green, the
-preview, the promotion gate, the switch and the scale-down delay. With --hpa,
-a traffic-routed canary takes its pods from stable, as the controller does
-while an HPA targets the Rollout.`,
+		Long: `Show, without a cluster, what an update of each Rollout in FILE does: the
+controller's own planner runs the update in a simulation (pods available at
+once, every pause promoted, every analysis and Experiment successful) and
+each settled point is a row. For a canary, per step the requested and actual
+weight, canary and stable pods, the most pods at once while moving into the
+step, and the pauses and analyses that gate it; for blue-green, the preview,
+the promotion gate, the switch and the scale-down delay. With --hpa, a
+traffic-routed canary takes its pods from stable, as the controller does
+while an HPA targets the Rollout. A Rollout the controller would not run
+(InvalidSpec) is reported instead, and plan exits 1.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(e, args[0], f) },
 	}
@@ -72,39 +76,56 @@ func runPlan(e *env, file string, f planFlags) error {
 	if len(ros) == 0 {
 		return fmt.Errorf("plan: no %s Rollout in %s", rampv1.GroupVersion, file)
 	}
+	var refused []string
 	for i, ro := range ros {
 		if i > 0 {
 			fmt.Fprintln(e.streams.Out)
 		}
-		if err := printPlan(e.streams.Out, ro, f); err != nil {
+		ok, err := printPlan(e.streams.Out, ro, f)
+		if err != nil {
 			return err
 		}
+		if !ok {
+			refused = append(refused, ro.Name)
+		}
+	}
+	if len(refused) > 0 {
+		return &ExitError{Code: 1, Err: fmt.Errorf("plan: the controller would not run Rollout %s (see above)", strings.Join(refused, ", "))}
 	}
 	return nil
 }
 
-// printPlan writes the plan of one Rollout.
-func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) error {
-	for _, msg := range plan.ValidateRollout(ro) {
-		fmt.Fprintf(w, "! Ramp would not run this update (InvalidSpec): %s\n", msg)
-	}
-	switch {
-	case ro.Spec.Strategy.Canary != nil:
-		fc, err := plan.ForecastCanary(ro, f.replicas, f.hpa)
-		if err != nil {
-			return fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
+// printPlan writes the plan of one Rollout: the update its own planner
+// walks in plan.Simulate. A Rollout the controller would not run gets its
+// InvalidSpec messages, one line each, and no plan (ok false).
+func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) (ok bool, err error) {
+	tr, err := plan.Simulate(ro, plan.SimOptions{Replicas: f.replicas, HPA: f.hpa})
+	var spec *plan.SpecError
+	if errors.As(err, &spec) {
+		for _, msg := range spec.Messages {
+			if plan.Unsupported(msg) {
+				fmt.Fprintf(w, "! Rollout %s: Ramp refuses this Rollout (InvalidSpec): %s\n", ro.Name, msg)
+				continue
+			}
+			fmt.Fprintf(w, "! Rollout %s: invalid (InvalidSpec, nothing runs): %s\n", ro.Name, msg)
 		}
-		printCanaryPlan(w, ro, fc, f.hpa)
-	case ro.Spec.Strategy.BlueGreen != nil:
-		fb, err := plan.ForecastBlueGreen(ro, f.replicas)
-		if err != nil {
-			return fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
-		}
-		printBlueGreenPlan(w, ro, fb, f.hpa)
-	default:
-		return fmt.Errorf("plan: Rollout %s: spec.strategy sets neither canary nor blueGreen", ro.Name)
+		return false, nil
 	}
-	return nil
+	if err != nil {
+		return false, fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
+	}
+	if tr.Strategy == plan.StrategyBlueGreen {
+		printBlueGreenPlan(w, ro, tr, f.hpa)
+		return true, nil
+	}
+	var upstream *plan.Trajectory
+	if f.hpa { // what Argo Rollouts' HPA counts: Ramp without an HPA runs as upstream does
+		if u, err := plan.Simulate(ro, plan.SimOptions{Replicas: f.replicas}); err == nil {
+			upstream = &u
+		}
+	}
+	printCanaryPlan(w, ro, tr, upstream)
+	return true, nil
 }
 
 // gateText describes a gate: "paused until promoted", "paused 10s",

@@ -9,15 +9,17 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, fb plan.BlueGreenForecast, hpa bool) {
-	n := fb.Replicas
-	fmt.Fprintf(w, "Rollout %s (blueGreen): %d replicas, preview %d\n", ro.Name, n, fb.Preview)
-	preview := fb.PreviewService
+// printBlueGreenPlan writes the plan of a blue-green Rollout: one row per
+// phase of the simulated update.
+func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, hpa bool) {
+	b, n := ro.Spec.Strategy.BlueGreen, tr.Replicas
+	fmt.Fprintf(w, "Rollout %s (blueGreen): %d replicas, preview %d\n", ro.Name, n, tr.Preview)
+	preview := b.PreviewService
 	if preview == "" {
 		preview = "(none)"
 	}
-	fmt.Fprintf(w, "active Service %s, preview Service %s\n", fb.ActiveService, preview)
-	fmt.Fprintf(w, "The first deploy is active at once. An update, from %d active pods:\n\n", n)
+	fmt.Fprintf(w, "active Service %s, preview Service %s\n", b.ActiveService, preview)
+	fmt.Fprintf(w, "The first deploy is active at once. An update, from %d active pods:\n\n", tr.Initial.New.Spec)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "PHASE\tOLD\tNEW\tPODS\tACTIVE"
@@ -25,16 +27,20 @@ func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, fb plan.BlueGreenForeca
 		head += "\tHPA"
 	}
 	fmt.Fprintln(tw, head+"\tWHAT HAPPENS")
-	for _, p := range fb.Phases {
-		row := fmt.Sprintf("%s\t%d\t%d\t%d\t%s", p.Phase, p.Old, p.New, p.Old+p.New, p.Active)
-		if hpa {
-			active := p.Old
-			if p.Active == "new" {
-				active = p.New
-			}
-			row += fmt.Sprintf("\t%d", active)
+	for i, p := range tr.Points {
+		text := blueGreenPhaseText(b, tr, p)
+		if p.Kind == plan.PhaseSwitch && i+1 < len(tr.Points) && tr.Points[i+1].Kind == plan.PointComplete &&
+			tr.Points[i+1].Old == p.Old && tr.Points[i+1].New == p.New {
+			text += "; it becomes stable" // the switch completes the update: no row of its own
+		} else if p.Kind == plan.PointComplete && i > 0 && tr.Points[i-1].Kind == plan.PhaseSwitch &&
+			tr.Points[i-1].Old == p.Old && tr.Points[i-1].New == p.New {
+			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", row, blueGreenPhaseText(ro.Spec.Strategy.BlueGreen, fb, p))
+		row := fmt.Sprintf("%s\t%d\t%d\t%d\t%s", p.Step, p.Old.Spec, p.New.Spec, p.Old.Spec+p.New.Spec, p.Active)
+		if hpa {
+			row += fmt.Sprintf("\t%d", p.HPAPods)
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", row, text)
 	}
 	tw.Flush()
 	if hpa {
@@ -42,34 +48,40 @@ func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, fb plan.BlueGreenForeca
 	}
 }
 
-// blueGreenPhaseText says what happens in one phase.
-func blueGreenPhaseText(b *rampv1.BlueGreenStrategy, fb plan.BlueGreenForecast, p plan.ForecastPhase) string {
-	switch p.Phase {
+// blueGreenPhaseText says what happens at one point.
+func blueGreenPhaseText(b *rampv1.BlueGreenStrategy, tr plan.Trajectory, p plan.Point) string {
+	switch p.Kind {
 	case plan.PhasePreview:
-		if fb.PreviewService == "" {
-			return fmt.Sprintf("the new ReplicaSet comes up with %d pods", p.New)
+		if b.PreviewService == "" {
+			return fmt.Sprintf("the new ReplicaSet comes up with %d pods", p.New.Spec)
 		}
-		return fmt.Sprintf("the preview Service selects the new pods once %d are available", p.New)
+		return fmt.Sprintf("the preview Service selects the new pods once %d are available", p.New.Spec)
 	case plan.PhasePrePromotion, plan.PhasePostPromotion:
 		return gateText(p.Gate) + "; a failure aborts the update"
 	case plan.PhasePromotion:
-		switch {
-		case p.Gate.Pause && p.Gate.Duration != nil:
-			return fmt.Sprintf("paused, promotes by itself after %s (autoPromotionSeconds)", planDuration(*p.Gate.Duration))
-		case p.Gate.Pause:
-			return "paused until promoted (autoPromotionEnabled: false)"
+		if d := p.Gate.Duration; d != nil {
+			return fmt.Sprintf("paused, promotes by itself after %s (autoPromotionSeconds)", planDuration(*d))
 		}
-		return "promotes as soon as the preview is available (autoPromotionEnabled)"
+		return "paused until promoted (autoPromotionEnabled: false)"
 	case plan.PhaseScaleUp:
-		return fmt.Sprintf("the new ReplicaSet grows from %d to %d pods", fb.Preview, p.New)
+		return fmt.Sprintf("the new ReplicaSet grows from %d to %d pods", tr.Preview, p.New.Spec)
 	case plan.PhaseSwitch:
-		return fmt.Sprintf("the active Service switches to the new pods once all %d are available", p.New)
-	case plan.PhaseScaleDown:
-		delay := "at once"
+		return fmt.Sprintf("the active Service switches to the new pods once all %d are available", p.New.Spec)
+	case plan.PointComplete:
 		if p.Delay > 0 {
-			delay = "after " + planDuration(p.Delay)
+			return "the new ReplicaSet becomes stable; the old one stays " + planDuration(p.Delay) + " (scaleDownDelaySeconds)"
 		}
-		return fmt.Sprintf("the old ReplicaSet goes to 0 %s (scaleDownDelaySeconds)", delay)
+		return "the new ReplicaSet becomes stable; the old one goes to 0 at once (scaleDownDelaySeconds: 0)"
+	case plan.PointScaledDown:
+		for _, c := range tr.Points {
+			if c.Kind == plan.PointComplete && c.Delay > 0 {
+				return "the old ReplicaSet goes to 0 after " + planDuration(c.Delay) + " (scaleDownDelaySeconds)"
+			}
+		}
+		return "the old ReplicaSet goes to 0"
+	}
+	if p.Stalled {
+		return "stalls here: the controller never completes the update"
 	}
 	return "-"
 }

@@ -51,7 +51,9 @@ func golden(t *testing.T, name, got string) {
 }
 
 // TestPlanGolden plans every seed manifest, the seed-000 and seed-001
-// shaped canaries and traffic-routed variants.
+// shaped canaries, traffic-routed variants, upstream's e2e Rollout that
+// runs setWeight 30 with dynamicStableScale (no stall), a blue-green with
+// previewReplicaCount, and Rollouts the controller refuses.
 func TestPlanGolden(t *testing.T) {
 	seeds, err := filepath.Glob("../../test/e2e/testdata/seeds/*.yaml")
 	if err != nil || len(seeds) < 8 {
@@ -73,6 +75,9 @@ func TestPlanGolden(t *testing.T) {
 		tc{"routed-hpa", []string{"testdata/plan/routed.yaml", "--hpa"}},
 		tc{"003-rollouts-demo-replicas-10-hpa", []string{"../../test/e2e/testdata/seeds/003-rollouts-demo.yaml", "--replicas", "10", "--hpa"}},
 		tc{"003-bluegreen-hpa", []string{"../../test/e2e/testdata/seeds/003-bluegreen.yaml", "--hpa"}},
+		tc{"refused", []string{"testdata/plan/refused.yaml"}},
+		tc{"upstream-dynamic-stable-scale", []string{"testdata/plan/upstream-dynamic-stable-scale.yaml"}},
+		tc{"bluegreen-preview-count", []string{"testdata/plan/bluegreen-preview-count.yaml"}},
 	)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,7 +91,12 @@ func TestPlanGolden(t *testing.T) {
 }
 
 func TestPlanInputs(t *testing.T) {
-	const ro = "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: web}\nspec:\n  replicas: 2\n  strategy: {canary: {steps: [{setWeight: 50}]}}\n"
+	const (
+		head     = "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: web}\nspec:\n  replicas: 2\n"
+		pods     = "  selector: {matchLabels: {app: web}}\n  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: web}]}}\n"
+		strategy = "  strategy: {canary: {steps: [{setWeight: 50}]}}\n"
+		ro       = head + pods + strategy
+	)
 	for _, c := range []struct {
 		stdin string
 		args  []string
@@ -102,6 +112,11 @@ func TestPlanInputs(t *testing.T) {
 		{"", []string{"plan"}, 1, "accepts 1 arg(s)"},
 		{ro, []string{"plan", "-", "--replicas", "-1"}, 1, "--replicas -1: want 0"},
 		{ro, []string{"plan", "-", "--replicas", "3"}, 0, "Rollout web (canary): 3 replicas"},
+		{strings.Replace(ro, "steps:", "maxSurge: 0, maxUnavailable: 0, steps:", 1), []string{"plan", "-"}, 1,
+			"! Rollout web: invalid (InvalidSpec, nothing runs): spec.strategy.canary: maxSurge and maxUnavailable cannot both be 0\n"},
+		{strings.Replace(ro, "steps: [{setWeight: 50}]", "steps: [{plugin: {name: x}}]", 1), []string{"plan", "-"}, 1,
+			"! Rollout web: Ramp refuses this Rollout (InvalidSpec): spec.strategy.canary.steps[0]: plugin steps are not supported by this version of Ramp\n"},
+		{head + strategy, []string{"plan", "-"}, 1, "! Rollout web: invalid (InvalidSpec, nothing runs): spec.template: required\n"},
 	} {
 		out, errOut, code := runCLI(c.stdin, c.args...)
 		if code != c.code || !strings.Contains(out+errOut, c.in) {

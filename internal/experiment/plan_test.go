@@ -33,7 +33,8 @@ func newSim(t *testing.T, mutate func(*rampv1.ExperimentSpec)) *sim {
 	tmpl := func(name string) rampv1.TemplateSpec {
 		l := map[string]string{"app": "web", "color": name}
 		return rampv1.TemplateSpec{Name: name, Selector: &metav1.LabelSelector{MatchLabels: maps.Clone(l)},
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: l}}}
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: l},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1.27"}}}}}
 	}
 	ex := &rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Name: "exp", CreationTimestamp: metav1.NewTime(t0)},
 		Spec: rampv1.ExperimentSpec{Templates: []rampv1.TemplateSpec{tmpl("baseline"), tmpl("canary")}, Duration: "1m",
@@ -274,6 +275,13 @@ func TestValidate(t *testing.T) {
 		{"duplicate analysis", func(s *rampv1.ExperimentSpec) { s.Analyses[1].Name = "a" },
 			`spec.analyses[1].name: "a" is used by another analysis`},
 		{"no templateName", func(s *rampv1.ExperimentSpec) { s.Analyses[0].TemplateName = "" }, "spec.analyses[0].templateName: required"},
+		// The pod template, as the API server checks a ReplicaSet's, under the template's own path.
+		{"container name", func(s *rampv1.ExperimentSpec) { s.Templates[1].Template.Spec.Containers[0].Name = "REPLACEME" },
+			`spec.templates[1].template.spec.containers[0].name: Invalid value: "REPLACEME": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{"no containers", func(s *rampv1.ExperimentSpec) { s.Templates[0].Template.Spec.Containers = nil },
+			"spec.templates[0].template.spec.containers: Required value"},
+		{"restartPolicy", func(s *rampv1.ExperimentSpec) { s.Templates[0].Template.Spec.RestartPolicy = corev1.RestartPolicyNever },
+			`spec.templates[0].template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ex := good()

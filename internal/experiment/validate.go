@@ -5,13 +5,16 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/podtemplate"
 )
 
 // Validate reports the first problem in an Experiment's spec that keeps it
-// from running, naming the field ("" if none). Whether the analysis
-// templates exist is for the controller, which can read them.
+// from running, naming the field ("" if none); a pod template is checked as
+// the API server checks a ReplicaSet's (podtemplate.Validate). Whether the
+// analysis templates exist is for the controller, which can read them.
 func Validate(ex *rampv1.Experiment) string {
 	s := ex.Spec
 	if len(s.Templates) == 0 {
@@ -48,6 +51,14 @@ func Validate(ex *rampv1.Experiment) string {
 			return path + ".selector: required, and must not select every pod"
 		case !sel.Matches(labels.Set(t.Template.Labels)):
 			return fmt.Sprintf("%s.selector %q does not match %s.template.metadata.labels", path, sel.String(), path)
+		}
+		replicas := int32(1)
+		if t.Replicas != nil {
+			replicas = *t.Replicas
+		}
+		tpath := field.NewPath("spec", "templates").Index(i).Child("template")
+		if errs := podtemplate.Validate(&t.Template, t.Selector, replicas, tpath); len(errs) > 0 {
+			return errs[0].Error()
 		}
 	}
 	refs := make([]AnalysisRef, len(s.Analyses))

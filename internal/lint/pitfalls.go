@@ -117,33 +117,42 @@ func (ix *index) hookPromotes(h hookDoc) {
 }
 
 // canaryStalls warns about a traffic-routed canary step the controller can
-// never complete: while canary pods come from stable (an HPA among the
-// linted objects targets the Rollout, or dynamicStableScale), a weight is
-// sent only as far as the canary's available pods carry it, so a
-// setCanaryScale with fewer pods than a later setWeight needs holds the
-// weight below it (`ramp plan` shows "stalls here"). Argo Rollouts sends the
-// weight regardless.
+// never complete: the controller's planner, run in plan.Simulate (an HPA
+// among the linted objects targeting the Rollout counts), stops at it with
+// nothing left to wait for. While canary pods come from stable (that HPA,
+// or dynamicStableScale) a weight is sent only as far as the canary's
+// available pods carry it, so, e.g., a setCanaryScale with fewer pods than
+// a later setWeight needs holds the weight below it (`ramp plan` shows
+// "stalls here"). Argo Rollouts sends the weight regardless.
 func (ix *index) canaryStalls(r rolloutDoc) {
 	c := r.ro.Spec.Strategy.Canary
 	if c == nil || c.TrafficRouting == nil {
 		return
 	}
 	hpa := slices.ContainsFunc(ix.hpas, func(h hpaDoc) bool { return ix.targetRollout(h) == r.ro })
-	f, err := plan.ForecastCanary(r.ro, 0, hpa)
-	if err != nil || len(f.Steps) == 0 {
-		return
+	tr, err := plan.Simulate(r.ro, plan.SimOptions{HPA: hpa})
+	if err != nil || !tr.Stalled || len(tr.Points) == 0 {
+		return // an invalid Rollout is rolloutErrors' to report
 	}
-	last := f.Steps[len(f.Steps)-1]
-	if !last.Stalled || last.Index >= len(c.Steps) {
+	last := tr.Points[len(tr.Points)-1]
+	if last.Index >= len(c.Steps) {
 		return
 	}
 	why := "dynamicStableScale"
-	if hpa && !r.ro.HPAAccountingSurge() {
+	if tr.TakesFromStable {
 		why = "an HPA targets it"
+	}
+	carry := fmt.Sprintf("the %d canary pod(s) it has hold the weight at %d instead of %d", last.New.Spec, last.Traffic, last.Weight)
+	fix := "give the canary the pods the weight needs"
+	for i := last.Index - 1; i >= 0; i-- {
+		if c.Steps[i].SetCanaryScale != nil {
+			carry = fmt.Sprintf("the %d canary pod(s) the setCanaryScale of step %d leaves hold the weight at %d instead of %d",
+				last.New.Spec, i, last.Traffic, last.Weight)
+			fix = "give setCanaryScale at least the pods the weight needs, or matchTrafficWeight: true"
+			break
+		}
 	}
 	ix.add(r.obj, Warning, fmt.Sprintf("spec.strategy.canary.steps[%d]", last.Index), fmt.Sprintf("%s: this step never completes "+
 		"at %d replicas: canary pods come from stable (%s), and a weight is sent only as far as the canary's pods carry it; "+
-		"the %d canary pod(s) an earlier setCanaryScale leaves hold the weight at %d instead of %d (see `ramp plan`); "+
-		"give setCanaryScale at least the pods the weight needs, or matchTrafficWeight: true",
-		last.Step, f.Replicas, why, last.Canary, last.Traffic, last.Weight))
+		"%s (see `ramp plan`); %s", last.Step, tr.Replicas, why, carry, fix))
 }

@@ -211,7 +211,8 @@ func TestRoutedCanaryRestart(t *testing.T) {
 func TestValidateRoutedSteps(t *testing.T) {
 	ro := &rampv1.Rollout{}
 	ro.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-	ro.Spec.Template = &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}}}
+	ro.Spec.Template = &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}}
 	ro.Spec.Strategy.Canary = &rampv1.CanaryStrategy{CanaryService: "canary", StableService: "stable",
 		TrafficRouting: &rampv1.RolloutTrafficRouting{Nginx: &rampv1.NginxTrafficRouting{StableIngress: "web"},
 			ManagedRoutes: []rampv1.ManagedRoute{{Name: "m"}}},

@@ -5,8 +5,10 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/podtemplate"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
@@ -24,8 +26,10 @@ func ValidateRollout(ro *rampv1.Rollout) []string {
 }
 
 // ValidateTemplate reports a pod template or selector that cannot run,
-// naming the field ("" if none). The controller checks it before it reads
-// anything else, since the pod-template hash depends on both.
+// naming the field ("" if none): the selector first, then the first problem
+// the API server would find in the template of a ReplicaSet (podtemplate.
+// Validate). The controller checks it before it reads anything else, since
+// the pod-template hash depends on both.
 func ValidateTemplate(ro *rampv1.Rollout) string {
 	if ro.Spec.Template == nil {
 		if ro.Spec.WorkloadRef != nil {
@@ -41,6 +45,13 @@ func ValidateTemplate(ro *rampv1.Rollout) string {
 		return "spec.selector: " + rampv1.RolloutMessageSelectAll
 	case !sel.Matches(labels.Set(ro.Spec.Template.Labels)):
 		return fmt.Sprintf("spec.selector %q does not match spec.template.metadata.labels", sel.String())
+	}
+	replicas := int32(1)
+	if ro.Spec.Replicas != nil {
+		replicas = *ro.Spec.Replicas
+	}
+	if errs := podtemplate.Validate(ro.Spec.Template, ro.Spec.Selector, replicas, field.NewPath("spec", "template")); len(errs) > 0 {
+		return errs[0].Error() // "spec.template.spec.containers[0].name: Invalid value: ..."
 	}
 	return ""
 }

@@ -124,7 +124,8 @@ func TestSpecProblems(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ro := &rampv1.Rollout{}
 			ro.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
-			ro.Spec.Template = &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}}}
+			ro.Spec.Template = &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}}
 			ro.Spec.Strategy.Canary = &rampv1.CanaryStrategy{Steps: []rampv1.CanaryStep{weight(20), pauseForever()}}
 			tc.edit(ro)
 			var want []string

@@ -1,11 +1,3 @@
-// Package podtemplate applies to a pod template the defaults the API server
-// applies when it stores one in a ReplicaSet, so that a Rollout's template
-// (stored by a CRD, undefaulted) can be compared with the template of a
-// ReplicaSet another controller created for it (Argo Rollouts, on a live
-// switch: its pod-template hashes are not Ramp's). A default missed here
-// only makes a match fail (Ramp then creates its own ReplicaSet); it never
-// makes two different templates match. testdata/ holds what a real API
-// server stored for the templates of the tests.
 package podtemplate
 
 import (

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-func load(t *testing.T, file string) []corev1.PodTemplateSpec {
+func load(t testing.TB, file string) []corev1.PodTemplateSpec {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
