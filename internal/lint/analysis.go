@@ -1,14 +1,18 @@
 package lint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/podtemplate"
 )
 
 // analysisTemplate reports what would end every run of an AnalysisTemplate
@@ -59,6 +63,9 @@ func (ix *index) analysisSpec(o *Object, metrics []rampv1.Metric, args []rampv1.
 		if p := m.Provider.Prometheus; p != nil && strings.TrimSpace(p.Query) == "" {
 			ix.add(o, Error, field+".provider.prometheus", "query is empty: Prometheus answers every measurement with an error ("+outcome+")")
 		}
+		if m.Provider.Job != nil {
+			ix.jobSpec(o, field+".provider.job.spec", m, args)
+		}
 		if msg := provider.Unsupported(provider.Name(m.Provider)); msg != "" {
 			ix.add(o, Error, field+".provider", msg)
 		}
@@ -97,4 +104,22 @@ func metricField(name, msg string) (string, string) {
 		}
 	}
 	return "", msg
+}
+
+// jobSpec reports a job metric's Job spec that the API server would reject
+// when the run creates it, checked once every {{args.x}} placeholder in it
+// has a value (the others are checked when a run has them).
+func (ix *index) jobSpec(o *Object, path string, m rampv1.Metric, args []rampv1.Argument) {
+	spec := analysis.ResolveKnown(rampv1.AnalysisRunSpec{Metrics: []rampv1.Metric{m}, Args: args})
+	job := spec.Metrics[0].Provider.Job
+	if job == nil {
+		return
+	}
+	if raw, err := json.Marshal(job.Spec); err != nil || strings.Contains(string(raw), "{{") {
+		return
+	}
+	for _, e := range podtemplate.ValidateJob(&job.Spec, field.NewPath(path)) {
+		f, rest := splitField(e.Error())
+		ix.add(o, Error, f, rest+" (the API server rejects the measurement's Job)")
+	}
 }
