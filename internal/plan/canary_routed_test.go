@@ -233,6 +233,24 @@ func TestValidateRoutedSteps(t *testing.T) {
 	if got := ValidateRollout(ro); len(got) != 0 {
 		t.Errorf("routedSteps on istio: %q", got)
 	}
+
+	// ALB expresses header routes with exact values (as upstream), not
+	// mirror routes.
+	c.TrafficRouting = &rampv1.RolloutTrafficRouting{ManagedRoutes: []rampv1.ManagedRoute{{Name: "h"}},
+		ALB: &rampv1.ALBTrafficRouting{Ingress: "web", ServicePort: 80}}
+	if got := ValidateRollout(ro); len(got) != 0 {
+		t.Errorf("routedSteps on alb: %q", got)
+	}
+	c.Steps[3].SetHeaderRoute.Match = []rampv1.HeaderRoutingMatch{{HeaderName: "x", HeaderValue: &rampv1.StringMatch{Prefix: "1"}}}
+	want = "spec.strategy.canary.steps[3].setHeaderRoute.match[0].headerValue: the alb traffic router matches exact values only (ALB takes * and ? as wildcards in them)"
+	if got := ValidateRollout(ro); !slices.Equal(got, []string{want}) {
+		t.Errorf("prefix header match on alb:\n got %q\nwant %q", got, want)
+	}
+	c.Steps[3] = rampv1.CanaryStep{SetMirrorRoute: &rampv1.SetMirrorRoute{Name: "h"}}
+	want = "spec.strategy.canary.steps[3].setMirrorRoute: the alb traffic router cannot express mirror routes"
+	if got := ValidateRollout(ro); !slices.Equal(got, []string{want}) {
+		t.Errorf("mirror route on alb:\n got %q\nwant %q", got, want)
+	}
 }
 
 // routedSim runs a traffic-routed canary (Istio, Services "canary" and

@@ -63,6 +63,26 @@ func managedRouteProblem(c *rampv1.CanaryStrategy, path string, s rampv1.CanaryS
 			return fmt.Sprintf("%s: the %s traffic router cannot express mirror routes", path, r)
 		case header && r == traffic.Nginx && len(s.SetHeaderRoute.Match) > 1:
 			return path + ".match: the nginx traffic router can route on one header only (canary-by-header)"
+		case header && r == traffic.ALB:
+			if p := albMatchProblem(s.SetHeaderRoute.Match); p != "" {
+				return path + p
+			}
+		}
+	}
+	return ""
+}
+
+// albMatchProblem checks header matches for ALB, whose listener conditions
+// compare a header's value as written (with the wildcards * and ?): each
+// needs a header name and an exact value.
+func albMatchProblem(ms []rampv1.HeaderRoutingMatch) string {
+	for i, m := range ms {
+		v := m.HeaderValue
+		switch {
+		case m.HeaderName == "":
+			return fmt.Sprintf(".match[%d].headerName: required by the alb traffic router", i)
+		case v == nil || v.Exact == "" || v.Prefix != "" || v.Regex != "":
+			return fmt.Sprintf(".match[%d].headerValue: the alb traffic router matches exact values only (ALB takes * and ? as wildcards in them)", i)
 		}
 	}
 	return ""

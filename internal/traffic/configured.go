@@ -26,7 +26,7 @@ var Caps = map[string]Capabilities{
 	GatewayAPI: {HeaderRoutes: true, MirrorRoutes: true},
 	Istio:      {HeaderRoutes: true, MirrorRoutes: true},
 	Nginx:      {HeaderRoutes: true},
-	ALB:        {},
+	ALB:        {HeaderRoutes: true},
 	SMI:        {},
 }
 

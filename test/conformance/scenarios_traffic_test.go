@@ -91,6 +91,28 @@ spec:
 ---
 `
 
+// albRootIngress is upstream's header-routing Ingress (its e2e
+// alb-header-route.yaml): rules route to the root Service action1 through
+// its action annotation; a second rule with a host and a path of its own
+// shows where a header route's path goes.
+const albRootIngress = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: ing
+  annotations: {kubernetes.io/ingress.class: alb}
+spec:
+  rules:
+  - http:
+      paths:
+      - {path: /*, pathType: ImplementationSpecific, backend: {service: {name: action1, port: {name: use-annotation}}}}
+  - host: app.example
+    http:
+      paths:
+      - {path: /health, pathType: Exact, backend: {service: {name: stable, port: {number: 80}}}}
+      - {path: /*, pathType: ImplementationSpecific, backend: {service: {name: action1, port: {name: use-annotation}}}}
+---
+`
+
 const smiRoot = `apiVersion: v1
 kind: Service
 metadata: {name: root}
@@ -172,6 +194,30 @@ func trafficScenarios() []scenario {
 		yaml:    rollout(4, routedCanary("        alb: {ingress: ing, servicePort: 80}", twoWeights)),
 		initial: healthy,
 		steps:   twoWeightSteps,
+	}, {
+		// Upstream's alb-header-route.yaml: a header route's conditions,
+		// action and rule path appear at its step, go at the step without
+		// a match, and the promotion runs to the end.
+		name: "alb-header-route",
+		pre:  canaryServices + albRootIngress,
+		yaml: rollout(4, "    canary:\n      scaleDownDelaySeconds: 5\n"+strings.TrimPrefix(routedCanary(
+			"        managedRoutes: [{name: header-route}]\n"+
+				"        alb: {ingress: ing, rootService: action1, servicePort: 80}",
+			"      steps:\n"+
+				"      - setWeight: 20\n"+
+				"      - pause: {}\n"+
+				"      - setHeaderRoute: {name: header-route, match: [{headerName: Custom-Header, headerValue: {exact: Mozilla*}}]}\n"+
+				"      - pause: {}\n"+
+				"      - setHeaderRoute: {name: header-route}\n"+
+				"      - pause: {}"), "    canary:\n")),
+		initial: healthy,
+		steps: []step{
+			{name: "set image", do: setImage("registry.example/app:v2"), until: pausedAt(1)},
+			{name: "promote", do: promote, until: pausedAt(3)},
+			{name: "promote", do: promote, until: pausedAt(5)},
+			{name: "promote", do: promote, until: healthyWith("registry.example/app:v2")},
+			{name: "delay over", until: oldScaledDown},
+		},
 	}}
 }
 

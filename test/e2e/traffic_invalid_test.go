@@ -48,13 +48,13 @@ func TestTrafficInvalidSpec(t *testing.T) {
 		apply(t, ns, route)
 		waitRollout(t, ns, name, 60*time.Second, "Healthy once the HTTPRoute exists", verifiedWeight(0, healthy(2, "")))
 	})
-	t.Run("header route on ALB", func(t *testing.T) {
+	t.Run("mirror route on ALB", func(t *testing.T) {
 		t.Parallel()
 		rc := routerCases[3]
-		ns, name := namespace(t, "tr-alb-header"), "web"
+		ns, name := namespace(t, "tr-alb-mirror"), "web"
 		apply(t, ns, routedRollout(rc, name, 2, "", "setWeight: 50",
-			`setHeaderRoute: {name: h, match: [{headerName: x, headerValue: {exact: "1"}}]}`))
+			`setMirrorRoute: {name: h, percentage: 50, match: [{method: {exact: GET}}]}`))
 		waitRollout(t, ns, name, 30*time.Second, "InvalidSpec",
-			invalidSpec("spec.strategy.canary.steps[1].setHeaderRoute: the alb traffic router cannot express header routes"))
+			invalidSpec("spec.strategy.canary.steps[1].setMirrorRoute: the alb traffic router cannot express mirror routes"))
 	})
 }

@@ -182,7 +182,7 @@ spec:
 		return routeState{canary: w, stable: 100 - w, header: h}, nil
 	},
 }, {
-	name: "alb", gvk: ingressGVK,
+	name: "alb", headers: true, gvk: ingressGVK,
 	objects: func(ro string) string { return ingressYAML(ro, ro+"-stable", "", "use-annotation") },
 	routing: func(ro string) string { return "alb: {ingress: " + ro + ", servicePort: 80}" },
 	read: func(get getter, ns, ro string) (routeState, error) {
@@ -190,9 +190,10 @@ spec:
 		if err != nil {
 			return routeState{}, err
 		}
+		_, h := u.GetAnnotations()["alb.ingress.kubernetes.io/conditions.h"]
 		raw, ok := u.GetAnnotations()["alb.ingress.kubernetes.io/actions."+ro+"-stable"]
 		if !ok {
-			return routeState{canary: 0, stable: 100}, nil
+			return routeState{canary: 0, stable: 100, header: h}, nil
 		}
 		var action struct {
 			ForwardConfig struct {
@@ -205,7 +206,7 @@ spec:
 		if err := json.Unmarshal([]byte(raw), &action); err != nil {
 			return routeState{}, err
 		}
-		var s routeState
+		s := routeState{header: h}
 		for _, tg := range action.ForwardConfig.TargetGroups {
 			switch tg.ServiceName {
 			case ro + "-canary":

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -33,12 +32,16 @@ type action struct {
 	canary, stable string
 	port           int32
 	sticky         *rampv1.StickinessConfig
+	routes         []string // trafficRouting.managedRoutes, in precedence order
 }
 
 func newAction(ro *rampv1.Rollout) action {
 	cs, a := config(ro)
 	act := action{rollout: ro.Name, prefix: a.AnnotationPrefix, name: a.RootService,
 		canary: cs.CanaryService, stable: cs.StableService, port: a.ServicePort, sticky: a.StickinessConfig}
+	for _, mr := range cs.TrafficRouting.ManagedRoutes {
+		act.routes = append(act.routes, mr.Name)
+	}
 	if act.prefix == "" {
 		act.prefix = rampv1.DefaultALBAnnotationPrefix
 	}
@@ -81,8 +84,14 @@ func (a action) value(want traffic.Route) (string, error) {
 		{ServiceName: a.canary, ServicePort: port, Weight: want.Canary},
 		{ServiceName: a.stable, ServicePort: port, Weight: want.Stable()},
 	}}}
-	if s := a.sticky; s != nil {
-		fa.ForwardConfig.Stickiness = &stickiness{Enabled: s.Enabled, DurationSeconds: s.DurationSeconds}
+	return a.encode(fa)
+}
+
+// encode spells fa with the target-group stickiness of the configuration,
+// which (as upstream) is written only when enabled.
+func (a action) encode(fa forwardAction) (string, error) {
+	if s := a.sticky; s != nil && s.Enabled {
+		fa.ForwardConfig.Stickiness = &stickiness{Enabled: true, DurationSeconds: s.DurationSeconds}
 	}
 	b, err := json.Marshal(fa)
 	return string(b), err
@@ -114,54 +123,6 @@ func usesAnnotation(obj map[string]interface{}, svc string, path ...string) bool
 	name, _, _ := unstructured.NestedString(obj, append(path, "service", "name")...)
 	port, _, _ := unstructured.NestedString(obj, append(path, "service", "port", "name")...)
 	return name == svc && port == useAnnotation
-}
-
-// apply sets the action annotation of u to value, unless it already holds
-// the same JSON, and records the Rollout in the managed-actions marker. It
-// refuses an action another Rollout manages.
-func (a action) apply(u *unstructured.Unstructured, value string) error {
-	ann := u.GetAnnotations()
-	if ann == nil {
-		ann = map[string]string{}
-	}
-	marker, err := managedActions(ann[ManagedActionsAnnotation], a.rollout, a.key())
-	if err != nil {
-		return err
-	}
-	changed := false
-	if !sameJSON(ann[a.key()], value) {
-		ann[a.key()], changed = value, true
-	}
-	if marker != ann[ManagedActionsAnnotation] {
-		ann[ManagedActionsAnnotation], changed = marker, true
-	}
-	if changed {
-		u.SetAnnotations(ann)
-	}
-	return nil
-}
-
-// managedActions returns the marker cur with key listed for rollout,
-// keeping every other entry; cur itself when it already lists it. Another
-// Rollout managing key is an error.
-func managedActions(cur, rollout, key string) (string, error) {
-	m := map[string][]string{}
-	if cur != "" {
-		if err := json.Unmarshal([]byte(cur), &m); err != nil {
-			return "", fmt.Errorf("annotation %s: %w", ManagedActionsAnnotation, err)
-		}
-	}
-	for name, keys := range m {
-		if name != rollout && slices.Contains(keys, key) {
-			return "", fmt.Errorf("action %s is managed by Rollout %s (annotation %s; remove its entry if that Rollout is gone)", key, name, ManagedActionsAnnotation)
-		}
-	}
-	if slices.Contains(m[rollout], key) {
-		return cur, nil
-	}
-	m[rollout] = append(m[rollout], key)
-	b, err := json.Marshal(m) // keys sorted, as upstream writes it
-	return string(b), err
 }
 
 // sameJSON says whether a and b are the same JSON value (key order and

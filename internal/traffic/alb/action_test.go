@@ -35,6 +35,14 @@ func TestValue(t *testing.T) {
 		key:  "alb.ingress.kubernetes.io/actions.web-stable",
 		val:  `{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":100},{"ServiceName":"web-stable","ServicePort":"80","Weight":0}],"TargetGroupStickinessConfig":{"Enabled":true,"DurationSeconds":3600}}}`,
 	}, {
+		name: "stickiness disabled is not written (as upstream)",
+		alb: func(a *rampv1.ALBTrafficRouting) {
+			a.StickinessConfig = &rampv1.StickinessConfig{DurationSeconds: 3600}
+		},
+		want: traffic.Route{Canary: 10, Max: 100},
+		key:  "alb.ingress.kubernetes.io/actions.web-stable",
+		val:  `{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":10},{"ServiceName":"web-stable","ServicePort":"80","Weight":90}]}}`,
+	}, {
 		name: "root service and prefix",
 		alb: func(a *rampv1.ALBTrafficRouting) {
 			a.RootService, a.AnnotationPrefix, a.ServicePort = "web", "custom.example.com", 8443
@@ -100,7 +108,8 @@ spec:
 func TestApply(t *testing.T) {
 	const key = "alb.ingress.kubernetes.io/actions.web-stable"
 	act := newAction(rollout())
-	val, err := act.value(traffic.Route{Canary: 30, Max: 100})
+	route := traffic.Route{Canary: 30, Max: 100}
+	val, err := act.value(route)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,14 +147,14 @@ func TestApply(t *testing.T) {
 	}, {
 		name: "action of another Rollout",
 		ann:  map[string]string{ManagedActionsAnnotation: `{"other":["` + key + `"]}`},
-		err:  "action " + key + " is managed by Rollout other",
+		err:  key + " is managed by Rollout other",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u := obj(t, ingressYAML)
 			u.SetAnnotations(tt.ann)
 			before := u.DeepCopy()
-			err := act.apply(u, val)
+			_, err := act.apply(u, route)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("apply = %v, want %q", err, tt.err)

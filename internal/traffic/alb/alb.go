@@ -1,9 +1,11 @@
 // Package alb routes traffic with the AWS Load Balancer Controller. The
 // Ingresses are the user's: each routes to the Rollout's root (or stable)
-// Service with port name "use-annotation", and Ramp only keeps the forward
+// Service with port name "use-annotation", and Ramp keeps the forward
 // action annotation of that Service (weighted target groups of the canary
-// and stable Services) and the marker annotation naming the Rollout that
-// manages it. Nothing else of an Ingress is touched. Objects are read and
+// and stable Services), the marker annotation naming the Rollout that
+// manages it and, while a managed header route is in force, that route's
+// action and conditions annotations and its rule path (header.go). Nothing
+// else of an Ingress is touched. Objects are read and
 // written as unstructured networking.k8s.io/v1 Ingresses through
 // traffic/objects; what the annotations hold is decided by pure functions.
 // It imports only api/v1alpha1, traffic and traffic/objects of Ramp
@@ -13,6 +15,7 @@ package alb
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -40,14 +43,15 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, ingresses(a))
 }
 
-// reasonPatchingALBIngress is upstream's Event reason for an action write
-// (traffic.Report).
+// reasonPatchingALBIngress is upstream's Event reason for every write to an
+// Ingress (traffic.Report).
 const reasonPatchingALBIngress = "PatchingALBIngress"
 
-// Sync sets the forward action of every Ingress to want. Problems retrying
-// cannot fix (the configuration, a missing Ingress or one without a
-// use-annotation backend, an action another Rollout manages) are
-// traffic.ConfigErrors.
+// Sync makes every Ingress carry want: the forward action's weights and the
+// managed header routes in force, with one write per Ingress that differs.
+// Problems retrying cannot fix (the configuration, a missing Ingress or one
+// without a use-annotation backend, an annotation another Rollout manages)
+// are traffic.ConfigErrors.
 func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Route) (bool, error) {
 	if err := r.Check(ro); err != nil {
 		return false, traffic.Misconfigured("%w", err)
@@ -56,10 +60,6 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 		return false, traffic.Misconfigured("%w", err)
 	}
 	act := newAction(ro)
-	value, err := act.value(want)
-	if err != nil {
-		return false, err
-	}
 	inForce := true
 	for _, ref := range r.Refs(ro) {
 		cur, err := objects.Get(ctx, r.c, ref)
@@ -69,8 +69,15 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 		if err := act.check(cur); err != nil {
 			return false, traffic.Misconfigured("%w", err)
 		}
-		note := traffic.Wrote(reasonPatchingALBIngress, "Updating Ingress `%s` to desiredWeight '%d'", ref.Name, want.Canary)
-		ok, err := objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error { return act.apply(u, value) }, note)
+		next := cur.DeepCopy()
+		ch, err := act.apply(next, want)
+		if err != nil {
+			return false, traffic.Misconfigured("Ingress %s/%s: %w", ref.Namespace, ref.Name, err)
+		}
+		ok, err := objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error {
+			u.Object = next.Object
+			return nil
+		}, wrote(ref.Name, want, ch))
 		if err != nil {
 			return false, err
 		}
@@ -110,10 +117,36 @@ func checkRoute(want traffic.Route) error {
 		return fmt.Errorf("alb: canary weight %d of %d out of range", want.Canary, want.Max)
 	case want.Max > maxWeight:
 		return fmt.Errorf("alb: target group weights are at most %d, max traffic weight is %d", maxWeight, want.Max)
-	case len(want.Headers) > 0:
-		return fmt.Errorf("alb: cannot route by header (setHeaderRoute %q)", want.Headers[0].Name)
 	case len(want.Mirrors) > 0:
 		return fmt.Errorf("alb: cannot mirror traffic (setMirrorRoute %q)", want.Mirrors[0].Name)
 	}
+	for _, h := range want.Headers {
+		if _, err := conditions(h); err != nil {
+			return fmt.Errorf("alb: %w", err)
+		}
+	}
 	return nil
+}
+
+// wrote is the Event of a write to Ingress name: upstream's messages for a
+// weight, a header route and the removal of managed routes, joined when one
+// write does more than one.
+func wrote(name string, want traffic.Route, ch changes) traffic.Write {
+	msg := fmt.Sprintf("Updating Ingress `%s` to desiredWeight '%d'", name, want.Canary)
+	if ch.headers {
+		var routes []string
+		for _, h := range want.Headers {
+			routes = append(routes, h.Name)
+		}
+		part := "removing managed routes"
+		if len(routes) > 0 {
+			part = fmt.Sprintf("to headerRoute '%s'", strings.Join(routes, "', '"))
+		}
+		if ch.weight {
+			msg += " and " + part
+		} else {
+			msg = fmt.Sprintf("Updating Ingress `%s` %s", name, part)
+		}
+	}
+	return traffic.Wrote(reasonPatchingALBIngress, "%s", msg)
 }

@@ -101,7 +101,10 @@ func TestCheckRoute(t *testing.T) {
 		{want: traffic.Route{Canary: 10, Max: 100}},
 		{want: traffic.Route{Canary: 10, Max: 0}, err: "out of range"},
 		{want: traffic.Route{Canary: 10, Max: 1000}, err: "at most 999"},
-		{want: traffic.Route{Max: 100, Headers: []rampv1.SetHeaderRoute{{Name: "h"}}}, err: "cannot route by header"},
+		{want: traffic.Route{Max: 100, Headers: []rampv1.SetHeaderRoute{{Name: "h", Match: []rampv1.HeaderRoutingMatch{
+			{HeaderName: "x", HeaderValue: &rampv1.StringMatch{Exact: "1"}}}}}}},
+		{want: traffic.Route{Max: 100, Headers: []rampv1.SetHeaderRoute{{Name: "h", Match: []rampv1.HeaderRoutingMatch{
+			{HeaderName: "x", HeaderValue: &rampv1.StringMatch{Prefix: "1"}}}}}}, err: `header "x": alb matches exact values only`},
 		{want: traffic.Route{Max: 100, Mirrors: []rampv1.SetMirrorRoute{{Name: "m"}}}, err: "cannot mirror"},
 	} {
 		err := checkRoute(tt.want)
@@ -162,8 +165,8 @@ func TestSyncErrors(t *testing.T) {
 	if err == nil || err.Error() != "Ingress shop/web has no rule with backend service web and port name use-annotation" || !traffic.IsConfigError(err) {
 		t.Errorf("Sync without a use-annotation rule: %v", err)
 	}
-	if _, err := r.Sync(ctx, rollout(), traffic.Route{Max: 100, Headers: []rampv1.SetHeaderRoute{{Name: "h"}}}); !traffic.IsConfigError(err) {
-		t.Errorf("Sync with a header route passed")
+	if _, err := r.Sync(ctx, rollout(), traffic.Route{Max: 100, Mirrors: []rampv1.SetMirrorRoute{{Name: "m"}}}); !traffic.IsConfigError(err) {
+		t.Errorf("Sync with a mirror route passed")
 	}
 	if writes != 0 {
 		t.Errorf("%d writes on errors", writes)
