@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -74,7 +76,8 @@ func ValidateSupported(ro *rampv1.Rollout) string {
 	}
 	for _, name := range traffic.Configured(c.TrafficRouting) {
 		if _, ok := traffic.Caps[name]; !ok {
-			return fmt.Sprintf("spec.strategy.canary.trafficRouting.%s: this traffic router is not supported by this version of Ramp (supported: alb, istio, nginx, smi, plugins[%q])", routerField(name), traffic.GatewayAPI)
+			return fmt.Sprintf("spec.strategy.canary.trafficRouting.%s: this traffic router is not supported by this version of Ramp (supported: %s)",
+				routerField(name), supportedRouters())
 		}
 	}
 	return ""
@@ -188,4 +191,20 @@ func ValidateWorkloadRef(ref *rampv1.ObjectRef) string {
 		return ""
 	}
 	return fmt.Sprintf("spec.workloadRef.scaleDown: %q must be never, onsuccess or progressively", ref.ScaleDown)
+}
+
+// supportedRouters lists the routers of traffic.Caps as they are written in
+// trafficRouting, e.g. "alb, istio, nginx, smi, plugins[\"argoproj-labs/gatewayAPI\"]".
+func supportedRouters() string {
+	var fields, plugins []string
+	for name := range traffic.Caps {
+		if f := routerField(name); strings.HasPrefix(f, "plugins[") {
+			plugins = append(plugins, f)
+		} else {
+			fields = append(fields, f)
+		}
+	}
+	slices.Sort(fields)
+	slices.Sort(plugins)
+	return strings.Join(append(fields, plugins...), ", ")
 }
