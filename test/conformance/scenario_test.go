@@ -138,6 +138,7 @@ func runScenario(t *testing.T, sc scenario) {
 		}
 	}
 	report(t, sc, all, traj)
+	checkPlanTrajectory(t, sc, all, traj[1]) // `ramp plan` against upstream (plan_trajectory_test.go)
 }
 
 // quietReadings is how many consecutive identical observations, quietGap
