@@ -86,6 +86,39 @@ func (r *Reconciler) rolloutsForRoute(ctx context.Context, o client.Object) []re
 // (name, or "cluster/<name>" for a ClusterAnalysisTemplate).
 const templateIndex = ".spec.strategy.analysisTemplates"
 
+// Index is one field index the reconciler lists objects by.
+type Index struct {
+	Object  client.Object
+	Field   string
+	Extract client.IndexerFunc
+}
+
+// Indexes are the field indexes Reconcile and the watches list by, but the
+// route index (it reads the routers): SetupWithManager registers them, and
+// tests give them to a fake client.
+func Indexes() []Index {
+	ownedBy := func(o client.Object) []string {
+		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
+			return []string{string(ref.UID)}
+		}
+		return nil
+	}
+	return []Index{
+		{&appsv1.ReplicaSet{}, ownerIndex, ownedBy},
+		{&rampv1.AnalysisRun{}, ownerIndex, ownedBy},
+		{&rampv1.Experiment{}, ownerIndex, ownedBy},
+		{&rampv1.Rollout{}, workloadIndex, func(o client.Object) []string { return workloadName(o.(*rampv1.Rollout)) }},
+		{&rampv1.Rollout{}, serviceIndex, func(o client.Object) []string { return serviceNames(o.(*rampv1.Rollout)) }},
+		{&rampv1.Rollout{}, templateIndex, func(o client.Object) []string { return templateKeys(o.(*rampv1.Rollout)) }},
+		{&autoscalingv2.HorizontalPodAutoscaler{}, hpaIndex, func(o client.Object) []string {
+			if name := hpaTarget(o.(*autoscalingv2.HorizontalPodAutoscaler)); name != "" {
+				return []string{name}
+			}
+			return nil
+		}},
+	}
+}
+
 // SetupWithManager registers the reconciler, its indexes and its watches:
 // Rollouts, the ReplicaSets they own, the Services they name (so that
 // creating a missing Service recovers an InvalidSpec Rollout at once), and
@@ -93,49 +126,13 @@ const templateIndex = ".spec.strategy.analysisTemplates"
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	ctx := context.Background()
 	idx := mgr.GetFieldIndexer()
-	if err := idx.IndexField(ctx, &appsv1.ReplicaSet{}, ownerIndex, func(o client.Object) []string {
-		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
-			return []string{string(ref.UID)}
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, obj := range []client.Object{&rampv1.AnalysisRun{}, &rampv1.Experiment{}} {
-		if err := idx.IndexField(ctx, obj, ownerIndex, func(o client.Object) []string {
-			if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
-				return []string{string(ref.UID)}
-			}
-			return nil
-		}); err != nil {
+	for _, ix := range Indexes() {
+		if err := idx.IndexField(ctx, ix.Object, ix.Field, ix.Extract); err != nil {
 			return err
 		}
 	}
-	if err := idx.IndexField(ctx, &rampv1.Rollout{}, workloadIndex, func(o client.Object) []string {
-		return workloadName(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
-	if err := idx.IndexField(ctx, &rampv1.Rollout{}, serviceIndex, func(o client.Object) []string {
-		return serviceNames(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
-	if err := idx.IndexField(ctx, &rampv1.Rollout{}, templateIndex, func(o client.Object) []string {
-		return templateKeys(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
 	if err := idx.IndexField(ctx, &rampv1.Rollout{}, routeIndex, func(o client.Object) []string {
 		return r.routeKeys(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
-	if err := idx.IndexField(ctx, &autoscalingv2.HorizontalPodAutoscaler{}, hpaIndex, func(o client.Object) []string {
-		if name := hpaTarget(o.(*autoscalingv2.HorizontalPodAutoscaler)); name != "" {
-			return []string{name}
-		}
-		return nil
 	}); err != nil {
 		return err
 	}
