@@ -51,18 +51,24 @@ func (w Write) String() string {
 	return s
 }
 
-// Match selects writes: an empty field matches anything.
+// Match selects writes, or reads (Verb "get" or "list") to fail: an empty
+// field matches anything but a read.
 type Match struct{ Verb, Kind string }
 
 func (m Match) matches(w Write) bool {
-	return (m.Verb == "" || m.Verb == w.Verb) && (m.Kind == "" || m.Kind == w.Kind)
+	read := w.Verb == "get" || w.Verb == "list"
+	return (m.Verb == w.Verb || (m.Verb == "" && !read)) && (m.Kind == "" || m.Kind == w.Kind)
 }
 
 func (m Match) String() string { return strings.TrimSpace(m.Verb + " " + m.Kind) }
 
 // Env is a fake API with its write log.
 type Env struct {
+	// Client is what the reconciler uses: API behind the write log and
+	// the injected errors. API is the same store without them, for the test's
+	// own reads and writes (a simulated ReplicaSet controller, a user).
 	Client   client.WithWatch
+	API      client.WithWatch
 	Scheme   *runtime.Scheme
 	Clock    *clocktesting.FakeClock
 	Recorder *Recorder
@@ -99,7 +105,20 @@ func New(t testing.TB, indexes []Index, objs ...client.Object) *Env {
 	for _, ix := range indexes {
 		b = b.WithIndex(ix.Object, ix.Field, ix.Extract)
 	}
-	e.Client = b.WithInterceptorFuncs(interceptor.Funcs{
+	e.API = b.Build()
+	e.Client = interceptor.NewClient(e.API, interceptor.Funcs{
+		Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if err := e.read(Write{Verb: "get", Kind: e.kind(obj), Namespace: key.Namespace, Name: key.Name}); err != nil {
+				return err
+			}
+			return c.Get(ctx, key, obj, opts...)
+		},
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if err := e.read(Write{Verb: "list", Kind: strings.TrimSuffix(e.kind(list), "List")}); err != nil {
+				return err
+			}
+			return c.List(ctx, list, opts...)
+		},
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 			return e.write("create", obj, func() error { return c.Create(ctx, obj, opts...) })
 		},
@@ -118,7 +137,7 @@ func New(t testing.TB, indexes []Index, objs ...client.Object) *Env {
 		SubResourceUpdate: func(ctx context.Context, c client.Client, sub string, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 			return e.write("update "+sub, obj, func() error { return c.SubResource(sub).Update(ctx, obj, opts...) })
 		},
-	}).Build()
+	})
 	return e
 }
 
@@ -157,6 +176,24 @@ func (e *Env) kind(obj runtime.Object) string {
 func (e *Env) write(verb string, obj client.Object, do func() error) error {
 	w := Write{Verb: verb, Kind: e.kind(obj), Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	e.mu.Lock()
+	w.Err = e.fault(w)
+	e.log = append(e.log, w)
+	e.mu.Unlock()
+	if w.Err != nil {
+		return w.Err
+	}
+	return do()
+}
+
+// read is the injected error of a read (get, list), if any; reads are not logged.
+func (e *Env) read(w Write) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.fault(w)
+}
+
+// fault fires the first fault that matches w (e.mu held).
+func (e *Env) fault(w Write) error {
 	for i, f := range e.faults {
 		if !f.m.matches(w) {
 			continue
@@ -166,15 +203,9 @@ func (e *Env) write(verb string, obj client.Object, do func() error) error {
 			continue
 		}
 		e.faults = append(e.faults[:i], e.faults[i+1:]...)
-		w.Err = f.err
-		break
+		return f.err
 	}
-	e.log = append(e.log, w)
-	e.mu.Unlock()
-	if w.Err != nil {
-		return w.Err
-	}
-	return do()
+	return nil
 }
 
 // Recorder is client-go's FakeRecorder that also logs each Event in the

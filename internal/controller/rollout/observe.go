@@ -60,11 +60,14 @@ type world struct {
 func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
 	w := &world{}
 	var err error
-	if w.workload, w.invalid, err = r.resolveWorkload(ctx, ro); err != nil || w.invalid != "" {
-		return w, err
+	if w.workload, w.invalid, err = r.resolveWorkload(ctx, ro); err != nil {
+		return nil, err
 	}
-	if w.invalid = validateTemplate(ro); w.invalid != "" {
-		return w, nil
+	if w.invalid == "" {
+		w.invalid = validateTemplate(ro)
+	}
+	if w.invalid != "" { // no usable template or selector: report what runs, change nothing
+		return w, r.observeRunning(ctx, ro, w)
 	}
 	w.selector, _ = metav1.LabelSelectorAsSelector(ro.Spec.Selector)
 	w.template = ro.Spec.Template.DeepCopy()
@@ -130,6 +133,28 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 		return nil, err
 	}
 	return w, nil
+}
+
+// observeRunning records the ReplicaSets ro controls (by owner reference:
+// its selector may be unusable) as the status names them, so an InvalidSpec
+// status still counts the pods that serve.
+func (r *Reconciler) observeRunning(ctx context.Context, ro *rampv1.Rollout, w *world) error {
+	var owned appsv1.ReplicaSetList
+	if err := r.Client.List(ctx, &owned, client.InNamespace(ro.Namespace), client.MatchingFields{ownerIndex: string(ro.UID)}); err != nil {
+		return fmt.Errorf("list replicasets of rollout %s/%s: %w", ro.Namespace, ro.Name, err)
+	}
+	for i := range owned.Items {
+		rs := &owned.Items[i]
+		switch rs.Labels[HashLabel] {
+		case ro.Status.CurrentPodHash:
+			w.newRS, w.revision = rs, revisionOf(rs)
+		case ro.Status.StableRS:
+			w.stableRS = rs
+		default:
+			w.others = append(w.others, rs)
+		}
+	}
+	return nil
 }
 
 // validateTemplate reports a template or selector that cannot run, naming
