@@ -29,7 +29,7 @@ func pass(r *Reconciler) (ctrl.Result, error) {
 func newExperiment() *rampv1.Experiment {
 	one := int32(1)
 	return &rampv1.Experiment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "exp", UID: "exp-uid", Generation: 1},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "exp", UID: "exp-uid", Generation: 1, CreationTimestamp: metav1.NewTime(controllertest.Start)},
 		Spec: rampv1.ExperimentSpec{Duration: "1m", Templates: []rampv1.TemplateSpec{{
 			Name: "a", Replicas: &one,
 			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "exp"}},

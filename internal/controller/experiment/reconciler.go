@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -173,6 +174,9 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 			continue
 		}
 		spec, err := r.runSpec(ctx, ex, a, w.hashes)
+		if errors.As(err, new(readError)) {
+			return nil, err
+		}
 		if err != nil {
 			w.invalid = fmt.Sprintf("spec.analyses[%d]: %v", i, err)
 			return w, nil

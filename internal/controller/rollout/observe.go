@@ -69,7 +69,9 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	if w.invalid != "" { // no usable template or selector: report what runs, change nothing
 		return w, r.observeRunning(ctx, ro, w)
 	}
-	w.selector, _ = metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	if w.selector, err = metav1.LabelSelectorAsSelector(ro.Spec.Selector); err != nil {
+		return nil, err // validateTemplate reported it
+	}
 	w.template = ro.Spec.Template.DeepCopy()
 	delete(w.template.Labels, HashLabel)
 	w.hash = plan.TemplateHash(w.template, ro.Status.CollisionCount)
@@ -126,8 +128,8 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	if err := r.observeHPAs(ctx, ro, w); err != nil {
 		return nil, err
 	}
-	if w.invalid = r.validateRefs(ctx, ro, w); w.invalid != "" {
-		return w, nil
+	if w.invalid, err = r.validateRefs(ctx, ro, w); err != nil || w.invalid != "" {
+		return w, err
 	}
 	if err := r.observePods(ctx, ro, w); err != nil {
 		return nil, err
@@ -163,27 +165,32 @@ func validateTemplate(ro *rampv1.Rollout) string { return plan.ValidateTemplate(
 
 // validateRefs reports steps and hooks this controller cannot run, traffic
 // routers it cannot use, and Services that are missing or whose selector
-// cannot select the pods (recording what each Service selects now).
-func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *world) string {
+// cannot select the pods (recording what each Service selects now). An
+// error reading the API is returned (the pass is retried), never taken for
+// a fact about the spec.
+func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *world) (string, error) {
 	if msg := plan.ValidateStrategy(ro); msg != "" { // steps and blue-green hooks, as in plan.ValidateRollout
-		return msg
+		return msg, nil
 	}
 	if msg := plan.ValidateSupported(ro); msg != "" {
-		return msg
+		return msg, nil
 	}
 	if msg := r.checkRouters(ro); msg != "" {
-		return msg
+		return msg, nil
 	}
 	w.serviceHash = map[string]string{}
 	for _, ref := range plan.ServiceRefs(ro) {
 		var svc corev1.Service
 		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.Name}, &svc)
-		if apierrors.IsNotFound(err) {
-			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.Field, ref.Name, ro.Namespace)
+		switch {
+		case apierrors.IsNotFound(err):
+			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.Field, ref.Name, ro.Namespace), nil
+		case err != nil:
+			return "", fmt.Errorf("read Service %s/%s (%s): %w", ro.Namespace, ref.Name, ref.Field, err)
 		}
 		w.serviceHash[ref.Name] = svc.Spec.Selector[HashLabel]
 		if msg := plan.ServiceProblem(ro, ref, &svc); msg != "" {
-			return msg
+			return msg, nil
 		}
 	}
 	return r.validateAnalysis(ctx, ro)

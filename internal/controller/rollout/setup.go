@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -170,9 +171,13 @@ func (r *Reconciler) rolloutsForTemplate(ctx context.Context, t client.Object) [
 	return r.rolloutsBy(ctx, t.GetNamespace(), templateIndex, t.GetName())
 }
 
+// rolloutsBy lists the Rollouts whose index holds value. A map function
+// cannot return an error: a failed list (the cache not synced, a missing
+// index) is logged at error level, as this event then wakes no Rollout.
 func (r *Reconciler) rolloutsBy(ctx context.Context, ns, index, value string) []reconcile.Request {
 	var list rampv1.RolloutList
 	if err := r.Client.List(ctx, &list, client.InNamespace(ns), client.MatchingFields{index: value}); err != nil {
+		log.FromContext(ctx).Error(err, "list rollouts to wake", "namespace", ns, "index", index, "value", value)
 		return nil
 	}
 	reqs := make([]reconcile.Request, 0, len(list.Items))
