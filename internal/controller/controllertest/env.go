@@ -84,16 +84,25 @@ type fault struct {
 	err  error
 }
 
-// Scheme is client-go's scheme with Ramp's kinds.
+var (
+	schemeOnce sync.Once
+	scheme     *runtime.Scheme
+	schemeErr  error
+)
+
+// Scheme is client-go's scheme with Ramp's kinds, built once (a fuzz
+// target builds an Env per input).
 func Scheme(t testing.TB) *runtime.Scheme {
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		t.Fatal(err)
+	schemeOnce.Do(func() {
+		scheme = runtime.NewScheme()
+		if schemeErr = clientgoscheme.AddToScheme(scheme); schemeErr == nil {
+			schemeErr = rampv1.AddToScheme(scheme)
+		}
+	})
+	if schemeErr != nil {
+		t.Fatal(schemeErr)
 	}
-	if err := rampv1.AddToScheme(s); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return scheme
 }
 
 // New is a fake API holding objs, serving the field indexes and a status
