@@ -54,7 +54,9 @@ func runPlan(e *env, file string, f planFlags) error {
 	objs, problems := lint.Parse(file, data)
 	if len(problems) > 0 {
 		for _, p := range problems {
-			fmt.Fprintln(e.streams.Out, p)
+			if _, err := fmt.Fprintln(e.streams.Out, p); err != nil {
+				return err
+			}
 		}
 		return &ExitError{Code: 1, Err: fmt.Errorf("plan: cannot read the objects in %s (see above)", file)}
 	}
@@ -74,7 +76,9 @@ func runPlan(e *env, file string, f planFlags) error {
 	}
 	for i, ro := range ros {
 		if i > 0 {
-			fmt.Fprintln(e.streams.Out)
+			if _, err := fmt.Fprintln(e.streams.Out); err != nil {
+				return err
+			}
 		}
 		if err := printPlan(e.streams.Out, ro, f); err != nil {
 			return err
@@ -86,7 +90,9 @@ func runPlan(e *env, file string, f planFlags) error {
 // printPlan writes the plan of one Rollout.
 func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) error {
 	for _, msg := range plan.ValidateRollout(ro) {
-		fmt.Fprintf(w, "! Ramp would not run this update (InvalidSpec): %s\n", msg)
+		if _, err := fmt.Fprintf(w, "! Ramp would not run this update (InvalidSpec): %s\n", msg); err != nil {
+			return err
+		}
 	}
 	switch {
 	case ro.Spec.Strategy.Canary != nil:
@@ -94,17 +100,15 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) error {
 		if err != nil {
 			return fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
 		}
-		printCanaryPlan(w, ro, fc, f.hpa)
+		return printCanaryPlan(w, ro, fc, f.hpa)
 	case ro.Spec.Strategy.BlueGreen != nil:
 		fb, err := plan.ForecastBlueGreen(ro, f.replicas)
 		if err != nil {
 			return fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
 		}
-		printBlueGreenPlan(w, ro, fb, f.hpa)
-	default:
-		return fmt.Errorf("plan: Rollout %s: spec.strategy sets neither canary nor blueGreen", ro.Name)
+		return printBlueGreenPlan(w, ro, fb, f.hpa)
 	}
-	return nil
+	return fmt.Errorf("plan: Rollout %s: spec.strategy sets neither canary nor blueGreen", ro.Name)
 }
 
 // gateText describes a gate: "paused until promoted", "paused 10s",

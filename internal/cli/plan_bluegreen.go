@@ -3,28 +3,28 @@ package cli
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, fb plan.BlueGreenForecast, hpa bool) {
+func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, fb plan.BlueGreenForecast, hpa bool) error {
+	p := &printer{w: w}
 	n := fb.Replicas
-	fmt.Fprintf(w, "Rollout %s (blueGreen): %d replicas, preview %d\n", ro.Name, n, fb.Preview)
+	p.printf("Rollout %s (blueGreen): %d replicas, preview %d\n", ro.Name, n, fb.Preview)
 	preview := fb.PreviewService
 	if preview == "" {
 		preview = "(none)"
 	}
-	fmt.Fprintf(w, "active Service %s, preview Service %s\n", fb.ActiveService, preview)
-	fmt.Fprintf(w, "The first deploy is active at once. An update, from %d active pods:\n\n", n)
+	p.printf("active Service %s, preview Service %s\n", fb.ActiveService, preview)
+	p.printf("The first deploy is active at once. An update, from %d active pods:\n\n", n)
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	t, tw := p.table()
 	head := "PHASE\tOLD\tNEW\tPODS\tACTIVE"
 	if hpa {
 		head += "\tHPA"
 	}
-	fmt.Fprintln(tw, head+"\tWHAT HAPPENS")
+	t.println(head + "\tWHAT HAPPENS")
 	for _, p := range fb.Phases {
 		row := fmt.Sprintf("%s\t%d\t%d\t%d\t%s", p.Phase, p.Old, p.New, p.Old+p.New, p.Active)
 		if hpa {
@@ -34,12 +34,13 @@ func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, fb plan.BlueGreenForeca
 			}
 			row += fmt.Sprintf("\t%d", active)
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", row, blueGreenPhaseText(ro.Spec.Strategy.BlueGreen, fb, p))
+		t.printf("%s\t%s\n", row, blueGreenPhaseText(ro.Spec.Strategy.BlueGreen, fb, p))
 	}
-	tw.Flush()
+	p.endTable(t, tw)
 	if hpa {
-		fmt.Fprintln(w, "\nHPA: pods an HPA on this Rollout counts: only the active ReplicaSet's (its /scale selector includes the active hash)")
+		p.println("\nHPA: pods an HPA on this Rollout counts: only the active ReplicaSet's (its /scale selector includes the active hash)")
 	}
+	return p.err
 }
 
 // blueGreenPhaseText says what happens in one phase.

@@ -4,35 +4,35 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
 // printCanaryPlan writes the plan of a canary Rollout.
-func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, fc plan.CanaryForecast, hpa bool) {
+func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, fc plan.CanaryForecast, hpa bool) error {
+	p := &printer{w: w}
 	c, n := ro.Spec.Strategy.Canary, fc.Replicas
 	if fc.Routed {
-		fmt.Fprintf(w, "Rollout %s (canary): %d replicas, trafficRouting (%s)\n", ro.Name, n, planRouters(c.TrafficRouting))
-		fmt.Fprintln(w, "traffic: the routers send the canary each step's weight once its pods are available")
-		fmt.Fprintln(w, "pods: "+routedPods(ro, fc))
+		p.printf("Rollout %s (canary): %d replicas, trafficRouting (%s)\n", ro.Name, n, planRouters(c.TrafficRouting))
+		p.println("traffic: the routers send the canary each step's weight once its pods are available")
+		p.println("pods: " + routedPods(ro, fc))
 	} else {
-		fmt.Fprintf(w, "Rollout %s (canary): %d replicas, maxSurge %d, maxUnavailable %d\n", ro.Name, n, fc.Surge, fc.Unavailable)
-		fmt.Fprintln(w, "traffic: follows the pods (no trafficRouting)")
+		p.printf("Rollout %s (canary): %d replicas, maxSurge %d, maxUnavailable %d\n", ro.Name, n, fc.Surge, fc.Unavailable)
+		p.println("traffic: follows the pods (no trafficRouting)")
 	}
 	if len(fc.Background) > 0 {
-		fmt.Fprintf(w, "background analysis: %s from step %d until the update completes; Failed or Error aborts it, Inconclusive pauses it\n",
+		p.printf("background analysis: %s from step %d until the update completes; Failed or Error aborts it, Inconclusive pauses it\n",
 			strings.Join(fc.Background, ", "), fc.BackgroundFrom)
 	}
-	fmt.Fprintf(w, "The first deploy skips the steps. An update, from %d stable pods:\n\n", n)
+	p.printf("The first deploy skips the steps. An update, from %d stable pods:\n\n", n)
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	t, tw := p.table()
 	head := "STEP\tACTION\tWEIGHT\tACTUAL\tCANARY\tSTABLE"
 	if hpa {
 		head += "\tHPA\tUPSTREAM"
 	}
-	fmt.Fprintln(tw, head+"\tPEAK\tGATE")
+	t.println(head + "\tPEAK\tGATE")
 	rounded := false
 	for _, s := range fc.Steps {
 		idx := fmt.Sprint(s.Index)
@@ -55,18 +55,19 @@ func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, fc plan.CanaryForecast, hp
 		if s.Peak > 0 {
 			peak = fmt.Sprint(s.Peak)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", row, peak, canaryGate(fc, s))
+		t.printf("%s\t%s\t%s\n", row, peak, canaryGate(fc, s))
 	}
-	tw.Flush()
+	p.endTable(t, tw)
 
-	fmt.Fprintln(w)
+	p.println()
 	if rounded {
-		fmt.Fprintln(w, "* pods are whole: ACTUAL is the canary's share of canary + stable, the split closest to WEIGHT;")
-		fmt.Fprintln(w, "  with maxSurge it may use replicas + 1 pods (10% of 5 replicas: 1 canary + 5 stable = 17%)")
+		p.println("* pods are whole: ACTUAL is the canary's share of canary + stable, the split closest to WEIGHT;")
+		p.println("  with maxSurge it may use replicas + 1 pods (10% of 5 replicas: 1 canary + 5 stable = 17%)")
 	}
 	for _, line := range canaryFooter(ro, fc, hpa) {
-		fmt.Fprintln(w, line)
+		p.println(line)
 	}
+	return p.err
 }
 
 // routedPods says how a traffic-routed canary's pods are counted.

@@ -174,7 +174,7 @@ func stepText(s rampv1.CanaryStep) string {
 func stepGate(s rampv1.CanaryStep) Gate {
 	switch {
 	case s.Pause != nil:
-		d, _ := PauseDuration(s.Pause.Duration)
+		d, _ := PauseDuration(s.Pause.Duration) // invalid: forecast as a pause until promoted, and ValidateRollout reports it
 		return Gate{Pause: true, Duration: d}
 	case s.Analysis != nil:
 		return Gate{Analysis: templateNames(s.Analysis)}

@@ -160,6 +160,6 @@ func experimentStepIndex(ex *rampv1.Experiment) int32 {
 	if !ok {
 		s, _, _ = strings.Cut(ex.Name[strings.LastIndex(ex.Name, "-")+1:], ".")
 	}
-	n, _ := strconv.ParseInt(s, 10, 32)
+	n, _ := strconv.ParseInt(s, 10, 32) // not a number: step 0
 	return int32(n)
 }

@@ -270,7 +270,7 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 }
 
 func revisionOf(rs *appsv1.ReplicaSet) int64 {
-	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64)
+	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64) // missing or not a number: revision 0 (the oldest)
 	return v
 }
 

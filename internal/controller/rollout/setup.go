@@ -59,7 +59,7 @@ func routeKey(gk schema.GroupKind, ns, name string) string {
 
 // routeKeys lists the route objects ro's routers read.
 func (r *Reconciler) routeKeys(ro *rampv1.Rollout) []string {
-	routers, _ := r.routersOf(ro)
+	routers, _ := r.routersOf(ro) // an unknown router reads nothing; checkRouters reports it as InvalidSpec
 	var keys []string
 	for _, rt := range routers {
 		if rt.Check(ro) != nil {

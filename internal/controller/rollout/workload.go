@@ -85,7 +85,10 @@ func (r *Reconciler) scaleWorkload(ctx context.Context, ro *rampv1.Rollout, w *w
 	if want < 0 || (d.Spec.Replicas != nil && *d.Spec.Replicas <= want) {
 		return nil
 	}
-	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"replicas": want}})
+	body, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": want}})
+	if err != nil {
+		return err
+	}
 	if err := r.Client.Patch(ctx, d, client.RawPatch(types.MergePatchType, body)); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("scale down Deployment %s (workloadRef): %w", d.Name, err)
 	}
