@@ -3,11 +3,13 @@ package rollout_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -78,6 +80,9 @@ func pass(r *rollout.Reconciler, name string) (ctrl.Result, error) {
 	return r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKey{Namespace: ns, Name: name}})
 }
 
+// podSeq numbers the pods settle makes.
+var podSeq atomic.Int64
+
 // settle plays the ReplicaSet controller and the kubelet at once: every
 // ReplicaSet gets exactly its spec's pods, all ready and available (pods
 // made now, owned by it, labelled by its template).
@@ -112,8 +117,9 @@ func settle(t testing.TB, env *controllertest.Env) {
 			}
 		}
 		for ; have < want; have++ {
-			p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: rs.Namespace, Name: fmt.Sprintf("%s-%d", rs.Name, env.Clock.Now().UnixNano()+int64(have)),
-				UID: types.UID(fmt.Sprintf("%s-pod-%d-%d", rs.Name, env.Clock.Now().UnixNano(), have)), Labels: rs.Spec.Template.Labels,
+			n := podSeq.Add(1)
+			p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: rs.Namespace, Name: fmt.Sprintf("%s-%d", rs.Name, n),
+				UID: types.UID(fmt.Sprintf("%s-pod-%d", rs.Name, n)), Labels: rs.Spec.Template.Labels,
 				CreationTimestamp: metav1.NewTime(env.Clock.Now()),
 				OwnerReferences:   []metav1.OwnerReference{*metav1.NewControllerRef(rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"))}},
 				Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}}
@@ -184,4 +190,26 @@ func replicaSets(t testing.TB, env *controllertest.Env) []appsv1.ReplicaSet {
 		t.Fatal(err)
 	}
 	return rss.Items
+}
+
+func analysisTemplate(name string) *rampv1.AnalysisTemplate {
+	return &rampv1.AnalysisTemplate{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: rampv1.AnalysisTemplateSpec{Metrics: []rampv1.Metric{{Name: "m", Provider: rampv1.MetricProvider{Web: &rampv1.WebMetric{URL: "http://x"}}}}}}
+}
+
+func deployment(name string) *appsv1.Deployment {
+	three := int32(3)
+	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Generation: 1},
+		Spec: appsv1.DeploymentSpec{Replicas: &three, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1"}}}}}}
+}
+
+// ingress is an Ingress whose one rule sends / to Service svc.
+func ingress(name, svc string) *networkingv1.Ingress {
+	prefix := networkingv1.PathTypePrefix
+	return &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: "web.example", IngressRuleValue: networkingv1.IngressRuleValue{
+			HTTP: &networkingv1.HTTPIngressRuleValue{Paths: []networkingv1.HTTPIngressPath{{Path: "/", PathType: &prefix,
+				Backend: networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: svc, Port: networkingv1.ServiceBackendPort{Number: 80}}}}}}}}}}}
 }
