@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -248,5 +249,31 @@ func Errors() map[string]error {
 		"conflict": apierrors.NewConflict(gr, "x", fmt.Errorf("the object has been modified")),
 		"500":      apierrors.NewInternalError(fmt.Errorf("etcd is down")),
 		"timeout":  apierrors.NewTimeoutError("request timed out", 1),
+	}
+}
+
+// ReadyReplicaSets plays the ReplicaSet controller and the kubelet at once:
+// every ReplicaSet's status reports its spec's pods, all ready and
+// available (no pods are made).
+func (e *Env) ReadyReplicaSets(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	var rss appsv1.ReplicaSetList
+	if err := e.API.List(ctx, &rss); err != nil {
+		t.Fatal(err)
+	}
+	for i := range rss.Items {
+		rs := &rss.Items[i]
+		n := int32(1)
+		if rs.Spec.Replicas != nil {
+			n = *rs.Spec.Replicas
+		}
+		if rs.Status.Replicas == n && rs.Status.AvailableReplicas == n && rs.Status.ReadyReplicas == n {
+			continue
+		}
+		rs.Status = appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n, AvailableReplicas: n, FullyLabeledReplicas: n, ObservedGeneration: rs.Generation}
+		if err := e.API.Status().Update(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
