@@ -133,4 +133,3 @@ func experimentState(t *testing.T, env *controllertest.Env) string {
 	lines = append(lines, fmt.Sprintf("Experiment %s %q runs=%v", ex.Status.Phase, ex.Status.Message, records))
 	return strings.Join(lines, "\n")
 }
-
