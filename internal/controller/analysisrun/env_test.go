@@ -56,3 +56,5 @@ spec:
 func pass(r *Reconciler) (ctrl.Result, error) {
 	return r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKey{Namespace: "ns", Name: "run"}})
 }
+
+func key(name string) client.ObjectKey { return client.ObjectKey{Namespace: "ns", Name: name} }
