@@ -25,7 +25,9 @@ func route(weight string) *corev1.ConfigMap {
 }
 
 func setWeight(w string) func(*unstructured.Unstructured) error {
-	return func(u *unstructured.Unstructured) error { return unstructured.SetNestedField(u.Object, w, "data", "weight") }
+	return func(u *unstructured.Unstructured) error {
+		return unstructured.SetNestedField(u.Object, w, "data", "weight")
+	}
 }
 
 var note = traffic.Wrote("WeightUpdated", "weight set")
