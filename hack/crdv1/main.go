@@ -67,7 +67,9 @@ func run(files []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "---\n%s", b)
+			if _, err := fmt.Fprintf(out, "---\n%s", b); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -38,7 +38,7 @@ func Substitute(m rampv1.Metric, args Args) (rampv1.Metric, error) {
 			missing = append(missing, name)
 			return tag
 		}
-		quoted, _ := json.Marshal(v)
+		quoted, _ := json.Marshal(v) // a string always encodes
 		return quoted[1 : len(quoted)-1]
 	})
 	if len(missing) > 0 {
@@ -88,7 +88,7 @@ func substituteKnown(m rampv1.Metric, known map[string]string) (rampv1.Metric, b
 			complete = false
 			return tag
 		}
-		quoted, _ := json.Marshal(v)
+		quoted, _ := json.Marshal(v) // a string always encodes
 		return quoted[1 : len(quoted)-1]
 	})
 	var res rampv1.Metric

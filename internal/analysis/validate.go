@@ -61,7 +61,7 @@ func ValidateMetricsWithArgs(metrics []rampv1.Metric, args []rampv1.Argument) er
 
 // undeclared returns the first placeholder of m naming no argument, or "".
 func undeclared(m rampv1.Metric, args []rampv1.Argument) string {
-	raw, _ := json.Marshal(m)
+	raw, _ := json.Marshal(m) // a decoded Metric always encodes (plain data)
 	for _, tag := range placeholder.FindAllSubmatch(raw, -1) {
 		if !slices.ContainsFunc(args, func(a rampv1.Argument) bool { return a.Name == string(tag[1]) }) {
 			return string(tag[1])

@@ -45,8 +45,7 @@ func simpleAction(verb, short, body string, status bool, done string) func(*env)
 				if err := t.patch(cmd.Context(), types.MergePatchType, body, status); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.streams.Out, "rollout %q %s\n", args[0], done)
-				return nil
+				return printed(fmt.Fprintf(e.streams.Out, "rollout %q %s\n", args[0], done))
 			},
 		}
 	}
@@ -65,8 +64,7 @@ func newPromote(e *env) *cobra.Command {
 			if err := promote(cmd.Context(), t, full); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.streams.Out, "rollout %q promoted\n", args[0])
-			return nil
+			return printed(fmt.Fprintf(e.streams.Out, "rollout %q promoted\n", args[0]))
 		},
 	}
 	cmd.Flags().BoolVar(&full, "full", false, "skip all remaining steps and analysis")
@@ -94,7 +92,10 @@ func promote(ctx context.Context, t *target, full bool) error {
 		return t.patch(ctx, types.MergePatchType, patchPromote, true)
 	}
 	if c := ro.Spec.Strategy.Canary; c != nil && s.CurrentStepIndex != nil && int(*s.CurrentStepIndex) < len(c.Steps) {
-		body, _ := json.Marshal(map[string]any{"status": map[string]any{"pauseConditions": nil, "currentStepIndex": *s.CurrentStepIndex + 1}})
+		body, err := json.Marshal(map[string]any{"status": map[string]any{"pauseConditions": nil, "currentStepIndex": *s.CurrentStepIndex + 1}})
+		if err != nil {
+			return err
+		}
 		return t.patch(ctx, types.MergePatchType, string(body), true)
 	}
 	if wasPaused {
@@ -124,8 +125,7 @@ func newRestart(e *env) *cobra.Command {
 			if err := t.patch(cmd.Context(), types.MergePatchType, fmt.Sprintf(`{"spec":{"restartAt":%q}}`, at), false); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.streams.Out, "rollout %q restarts at %s\n", args[0], at)
-			return nil
+			return printed(fmt.Fprintf(e.streams.Out, "rollout %q restarts at %s\n", args[0], at))
 		},
 	}
 	cmd.Flags().DurationVar(&in, "in", 0, "restart after this long (e.g. 10m)")

@@ -61,8 +61,10 @@ errors exit 1.`,
 				}
 			}
 			errs, warns := doctor.Count(fs)
-			fmt.Fprintf(e.streams.Out, "doctor: %d rollout(s), %d HPA(s), %d experiment(s): %d error(s), %d warning(s)\n",
-				len(s.Rollouts), len(s.HPAs), len(s.Experiments), errs, warns)
+			if _, err := fmt.Fprintf(e.streams.Out, "doctor: %d rollout(s), %d HPA(s), %d experiment(s): %d error(s), %d warning(s)\n",
+				len(s.Rollouts), len(s.HPAs), len(s.Experiments), errs, warns); err != nil {
+				return err
+			}
 			if errs > 0 {
 				return &ExitError{Code: 1, Err: fmt.Errorf("doctor: %d error(s)", errs)}
 			}

@@ -253,7 +253,9 @@ func runListRollouts(ctx context.Context, c client.WithWatch, ns string, f getFl
 		if ns == "" {
 			where = ""
 		}
-		fmt.Fprintf(errOut, "No rollouts found%s.\n", where)
+		if _, err := fmt.Fprintf(errOut, "No rollouts found%s.\n", where); err != nil {
+			return err
+		}
 	}
 	if !f.watch {
 		_, err = out.Write(first)

@@ -57,8 +57,12 @@ func runPlan(e *env, file string, f planFlags) error {
 	}
 	objs, problems := lint.Parse(file, data)
 	if len(problems) > 0 {
+		out := &printer{w: e.streams.Out}
 		for _, p := range problems {
-			fmt.Fprintln(e.streams.Out, p)
+			out.println(p)
+		}
+		if out.err != nil {
+			return out.err
 		}
 		return &ExitError{Code: 1, Err: fmt.Errorf("plan: cannot read the objects in %s (see above)", file)}
 	}
@@ -79,7 +83,9 @@ func runPlan(e *env, file string, f planFlags) error {
 	var refused []string
 	for i, ro := range ros {
 		if i > 0 {
-			fmt.Fprintln(e.streams.Out)
+			if _, err := fmt.Fprintln(e.streams.Out); err != nil {
+				return err
+			}
 		}
 		ok, err := printPlan(e.streams.Out, ro, f)
 		if err != nil {
@@ -102,21 +108,21 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) (ok bool, err error
 	tr, err := plan.Simulate(ro, plan.SimOptions{Replicas: f.replicas, HPA: f.hpa})
 	var spec *plan.SpecError
 	if errors.As(err, &spec) {
+		out := &printer{w: w}
 		for _, msg := range spec.Messages {
 			if plan.Unsupported(msg) {
-				fmt.Fprintf(w, "! Rollout %s: Ramp refuses this Rollout (InvalidSpec): %s\n", ro.Name, msg)
+				out.printf("! Rollout %s: Ramp refuses this Rollout (InvalidSpec): %s\n", ro.Name, msg)
 				continue
 			}
-			fmt.Fprintf(w, "! Rollout %s: invalid (InvalidSpec, nothing runs): %s\n", ro.Name, msg)
+			out.printf("! Rollout %s: invalid (InvalidSpec, nothing runs): %s\n", ro.Name, msg)
 		}
-		return false, nil
+		return false, out.err
 	}
 	if err != nil {
 		return false, fmt.Errorf("plan: Rollout %s: %w", ro.Name, err)
 	}
 	if tr.Strategy == plan.StrategyBlueGreen {
-		printBlueGreenPlan(w, ro, tr, f.hpa)
-		return true, nil
+		return true, printBlueGreenPlan(w, ro, tr, f.hpa)
 	}
 	var upstream *plan.Trajectory
 	if f.hpa { // what Argo Rollouts' HPA counts: Ramp without an HPA runs as upstream does
@@ -124,8 +130,7 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) (ok bool, err error
 			upstream = &u
 		}
 	}
-	printCanaryPlan(w, ro, tr, upstream)
-	return true, nil
+	return true, printCanaryPlan(w, ro, tr, upstream)
 }
 
 // gateText describes a gate: "paused until promoted", "paused 10s",

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -11,22 +10,23 @@ import (
 
 // printBlueGreenPlan writes the plan of a blue-green Rollout: one row per
 // phase of the simulated update.
-func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, hpa bool) {
+func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, hpa bool) error {
+	out := &printer{w: w}
 	b, n := ro.Spec.Strategy.BlueGreen, tr.Replicas
-	fmt.Fprintf(w, "Rollout %s (blueGreen): %d replicas, preview %d\n", ro.Name, n, tr.Preview)
+	out.printf("Rollout %s (blueGreen): %d replicas, preview %d\n", ro.Name, n, tr.Preview)
 	preview := b.PreviewService
 	if preview == "" {
 		preview = "(none)"
 	}
-	fmt.Fprintf(w, "active Service %s, preview Service %s\n", b.ActiveService, preview)
-	fmt.Fprintf(w, "The first deploy is active at once. An update, from %d active pods:\n\n", tr.Initial.New.Spec)
+	out.printf("active Service %s, preview Service %s\n", b.ActiveService, preview)
+	out.printf("The first deploy is active at once. An update, from %d active pods:\n\n", tr.Initial.New.Spec)
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	t, tw := out.table()
 	head := "PHASE\tOLD\tNEW\tPODS\tACTIVE"
 	if hpa {
 		head += "\tHPA"
 	}
-	fmt.Fprintln(tw, head+"\tWHAT HAPPENS")
+	t.println(head + "\tWHAT HAPPENS")
 	for i, p := range tr.Points {
 		text := blueGreenPhaseText(b, tr, p)
 		if p.Kind == plan.PhaseSwitch && i+1 < len(tr.Points) && tr.Points[i+1].Kind == plan.PointComplete &&
@@ -40,12 +40,13 @@ func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, hpa
 		if hpa {
 			row += fmt.Sprintf("\t%d", p.HPAPods)
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", row, text)
+		t.printf("%s\t%s\n", row, text)
 	}
-	tw.Flush()
+	out.endTable(t, tw)
 	if hpa {
-		fmt.Fprintln(w, "\nHPA: pods an HPA on this Rollout counts: only the active ReplicaSet's (its /scale selector includes the active hash)")
+		out.println("\nHPA: pods an HPA on this Rollout counts: only the active ReplicaSet's (its /scale selector includes the active hash)")
 	}
+	return out.err
 }
 
 // blueGreenPhaseText says what happens at one point.

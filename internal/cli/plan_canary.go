@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -13,28 +12,29 @@ import (
 // printCanaryPlan writes the plan of a canary Rollout: one row per point of
 // the simulated update. upstream, with --hpa, is the same update without an
 // HPA, which runs as Argo Rollouts runs it (its HPA column is UPSTREAM).
-func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, upstream *plan.Trajectory) {
+func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, upstream *plan.Trajectory) error {
+	out := &printer{w: w}
 	c, n, hpa := ro.Spec.Strategy.Canary, tr.Replicas, upstream != nil
 	if tr.Routed {
-		fmt.Fprintf(w, "Rollout %s (canary): %d replicas, trafficRouting (%s)\n", ro.Name, n, planRouters(c.TrafficRouting))
-		fmt.Fprintln(w, "traffic: the routers send the canary each step's weight once its pods are available")
-		fmt.Fprintln(w, "pods: "+routedPods(ro, tr))
+		out.printf("Rollout %s (canary): %d replicas, trafficRouting (%s)\n", ro.Name, n, planRouters(c.TrafficRouting))
+		out.println("traffic: the routers send the canary each step's weight once its pods are available")
+		out.println("pods: " + routedPods(ro, tr))
 	} else {
-		fmt.Fprintf(w, "Rollout %s (canary): %d replicas, maxSurge %d, maxUnavailable %d\n", ro.Name, n, tr.Surge, tr.Unavailable)
-		fmt.Fprintln(w, "traffic: follows the pods (no trafficRouting)")
+		out.printf("Rollout %s (canary): %d replicas, maxSurge %d, maxUnavailable %d\n", ro.Name, n, tr.Surge, tr.Unavailable)
+		out.println("traffic: follows the pods (no trafficRouting)")
 	}
 	if len(tr.Background) > 0 {
-		fmt.Fprintf(w, "background analysis: %s from step %d until the update completes; Failed or Error aborts it, Inconclusive pauses it\n",
+		out.printf("background analysis: %s from step %d until the update completes; Failed or Error aborts it, Inconclusive pauses it\n",
 			strings.Join(tr.Background, ", "), tr.BackgroundFrom)
 	}
-	fmt.Fprintf(w, "The first deploy skips the steps. An update, from %d stable pods:\n\n", tr.Initial.New.Spec)
+	out.printf("The first deploy skips the steps. An update, from %d stable pods:\n\n", tr.Initial.New.Spec)
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	t, tw := out.table()
 	head := "STEP\tACTION\tWEIGHT\tACTUAL\tCANARY\tSTABLE"
 	if hpa {
 		head += "\tHPA\tUPSTREAM"
 	}
-	fmt.Fprintln(tw, head+"\tPEAK\tGATE")
+	t.println(head + "\tPEAK\tGATE")
 	rounded := false
 	for _, p := range tr.Points {
 		idx := "-"
@@ -47,18 +47,19 @@ func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, upstre
 		if hpa {
 			row += fmt.Sprintf("\t%d\t%s", p.HPAPods, upstreamPods(upstream, p))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", row, planPeak(p.Peak), canaryGate(tr, p))
+		t.printf("%s\t%s\t%s\n", row, planPeak(p.Peak), canaryGate(tr, p))
 	}
-	tw.Flush()
+	out.endTable(t, tw)
 
-	fmt.Fprintln(w)
+	out.println()
 	if rounded {
-		fmt.Fprintln(w, "* pods are whole: ACTUAL is the canary's share of canary + stable, the split closest to WEIGHT;")
-		fmt.Fprintln(w, "  with maxSurge it may use replicas + 1 pods (10% of 5 replicas: 1 canary + 5 stable = 17%)")
+		out.println("* pods are whole: ACTUAL is the canary's share of canary + stable, the split closest to WEIGHT;")
+		out.println("  with maxSurge it may use replicas + 1 pods (10% of 5 replicas: 1 canary + 5 stable = 17%)")
 	}
 	for _, line := range canaryFooter(ro, tr, hpa) {
-		fmt.Fprintln(w, line)
+		out.println(line)
 	}
+	return out.err
 }
 
 // canaryActual is the weight the canary gets once p settles: with

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,8 +71,8 @@ func Main(args []string, s Streams) int {
 	root := NewRoot(args[0], s)
 	root.SetArgs(args[1:])
 	if err := root.Execute(); err != nil {
-		fmt.Fprintf(s.Err, "error: %v\n", err)
-		if ee, ok := err.(*ExitError); ok {
+		_, _ = fmt.Fprintf(s.Err, "error: %v\n", err) // nowhere left to report a failed write to stderr
+		if ee := (*ExitError)(nil); errors.As(err, &ee) {
 			return ee.Code
 		}
 		return 1

@@ -25,12 +25,14 @@ func init() {
 				if err != nil {
 					return err
 				}
-				body, _ := json.Marshal(ops)
+				body, err := json.Marshal(ops)
+				if err != nil {
+					return err
+				}
 				if err := t.patch(cmd.Context(), types.JSONPatchType, string(body), false); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.streams.Out, "rollout %q image updated\n", args[0])
-				return nil
+				return printed(fmt.Fprintf(e.streams.Out, "rollout %q image updated\n", args[0]))
 			},
 		})
 		return set

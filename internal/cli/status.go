@@ -35,7 +35,9 @@ func newStatus(e *env) *cobra.Command {
 			report := func(ro *rampv1.Rollout) (done bool, err error) {
 				line := statusLine(ro)
 				if line != last {
-					fmt.Fprintln(e.streams.Out, line)
+					if _, err := fmt.Fprintln(e.streams.Out, line); err != nil {
+						return true, err
+					}
 					last = line
 				}
 				return verdict(ro, pausedOK)

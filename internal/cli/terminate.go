@@ -48,8 +48,7 @@ func newTerminate(e *env) *cobra.Command {
 				if err := c.Patch(cmd.Context(), obj, client.RawPatch(types.MergePatchType, []byte(patchTerminate))); err != nil {
 					return apiRefused(err, "patch", k.resource, ns)
 				}
-				fmt.Fprintf(e.streams.Out, "%s %q terminated\n", k.use, args[0])
-				return nil
+				return printed(fmt.Fprintf(e.streams.Out, "%s %q terminated\n", k.use, args[0]))
 			},
 		})
 	}

@@ -46,8 +46,7 @@ func newUndo(e *env) *cobra.Command {
 			if err := t.patch(cmd.Context(), types.JSONPatchType, string(body), false); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.streams.Out, "rollout %q rolled back to revision %s\n", args[0], rs.Annotations[revisionKey])
-			return nil
+			return printed(fmt.Fprintf(e.streams.Out, "rollout %q rolled back to revision %s\n", args[0], rs.Annotations[revisionKey]))
 		},
 	}
 	cmd.Flags().Int64Var(&to, "to-revision", 0, "revision to roll back to (0: the previous one)")
@@ -102,6 +101,6 @@ func ownerOf(rs *appsv1.ReplicaSet) types.UID {
 }
 
 func revision(rs *appsv1.ReplicaSet) int64 {
-	v, _ := strconv.ParseInt(rs.Annotations[revisionKey], 10, 64)
+	v, _ := strconv.ParseInt(rs.Annotations[revisionKey], 10, 64) // missing or not a number: revision 0, never the one to roll back to
 	return v
 }

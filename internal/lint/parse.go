@@ -122,7 +122,7 @@ func absoluteLines(msg string, start int) (int, string) {
 	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
 	first := 0
 	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
-		n, _ := strconv.Atoi(yamlLine.FindStringSubmatch(m)[1])
+		n, _ := strconv.Atoi(yamlLine.FindStringSubmatch(m)[1]) // the pattern matched digits
 		n += start - 1
 		if first == 0 {
 			first = n

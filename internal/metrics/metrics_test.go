@@ -49,12 +49,17 @@ func TestCountingTransport(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusConflict) }))
 	defer srv.Close()
 	before := testutil.ToFloat64(requests.WithLabelValues("services", "ns", "x", "Patch", "409"))
-	req, _ := http.NewRequest(http.MethodPatch, srv.URL+"/api/v1/namespaces/ns/services/x", nil)
+	req, err := http.NewRequest(http.MethodPatch, srv.URL+"/api/v1/namespaces/ns/services/x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp, err := counting{http.DefaultTransport}.RoundTrip(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	if err := resp.Body.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if got := testutil.ToFloat64(requests.WithLabelValues("services", "ns", "x", "Patch", "409")); got != before+1 {
 		t.Errorf("counter %v after one request, want %v", got, before+1)
 	}

@@ -102,7 +102,7 @@ func createdName(r *http.Request) string {
 	if err != nil {
 		return ""
 	}
-	defer body.Close()
+	defer func() { _ = body.Close() }() // a copy of the request body in memory: closing it cannot fail in a way that matters
 	var obj struct {
 		Metadata struct {
 			Name string `json:"name"`

@@ -219,7 +219,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 			s.ControllerPause = false // no RolloutResumed: the user's write resumed it, as upstream
 			return true
 		}
-		d, _ := PauseDuration(p.Duration)
+		d, _ := PauseDuration(p.Duration) // validated (ValidateStrategy) before any step runs
 		start := now
 		if d != nil { // start a timed pause on a whole second, exactly representable in status
 			start = now.Truncate(time.Second)
@@ -234,7 +234,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonCanaryPauseStep)
 		cond = &s.PauseConditions[len(s.PauseConditions)-1]
 	}
-	d, _ := PauseDuration(p.Duration)
+	d, _ := PauseDuration(p.Duration) // validated (ValidateStrategy) before any step runs
 	if d == nil {
 		return false
 	}

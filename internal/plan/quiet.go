@@ -16,8 +16,8 @@ const quietFor = 2 * time.Second
 // going away): the next step change, or the ReplicaSets settling, writes the
 // counts. Each skipped pass saves one status write; the status never lags
 // behind anything that decides (step, pause, phase, conditions), and a pass
-// one second after the last write flushes the counts, so the progress
-// deadline is measured from real progress (to within a second).
+// quietFor (2 s) after the last write flushes the counts, so the progress
+// deadline is measured from real progress (to within quietFor).
 func (r *base) quiet() {
 	if r.settled() {
 		return

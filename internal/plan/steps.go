@@ -23,7 +23,7 @@ func sprintf(format string, args ...any) string { return fmt.Sprintf(format, arg
 // SafeEncodeString), so that a controller taking over a Rollout from the
 // other does not take its steps for edited (testdata/upstream-step-hashes.json).
 func StepsHash(steps []rampv1.CanaryStep) string {
-	b, _ := json.Marshal(steps)
+	b, _ := json.Marshal(steps) // decoded steps always encode (plain data)
 	h := fnv.New32a()
 	_, _ = h.Write(b) // a hash.Hash never fails to write
 	return rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
@@ -33,7 +33,7 @@ func StepsHash(steps []rampv1.CanaryStep) string {
 // (a prefix of the SHA-256 of the same JSON): a Rollout recorded so is not
 // taken for edited steps after an upgrade.
 func legacyStepsHash(steps []rampv1.CanaryStep) string {
-	b, _ := json.Marshal(steps)
+	b, _ := json.Marshal(steps) // decoded steps always encode (plain data)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])[:10]
 }

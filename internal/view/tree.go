@@ -59,7 +59,7 @@ func revisions(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, pods []corev1.Pod, r
 }
 
 func revisionOf(m *metav1.ObjectMeta) int64 {
-	n, _ := strconv.ParseInt(m.Annotations[revisionAnnotation], 10, 64)
+	n, _ := strconv.ParseInt(m.Annotations[revisionAnnotation], 10, 64) // missing or not a number: revision 0
 	return n
 }
 

@@ -60,7 +60,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.validate(run); err != nil {
 		stamp := metaNow(now)
 		status.Phase, status.Message, status.StartedAt, status.CompletedAt = rampv1.AnalysisPhaseError, "Analysis spec invalid: "+err.Error(), orNow(status.StartedAt, stamp), &stamp
-		return ctrl.Result{}, r.patchStatus(ctx, run, status)
+		return ctrl.Result{}, r.gone(run, r.patchStatus(ctx, run, status))
 	}
 	spec := analysis.ResolveKnown(run.Spec)                                      // {{args.x}} in count, interval, limits
 	tasks, _ := analysis.Tasks(spec, *r.finishes.schedule(run.UID, status), now) // an invalid spec: Assess ends the run in Error
@@ -75,7 +75,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return ctrl.Result{}, fmt.Errorf("assess analysisrun %s: %w", req, err)
 	}
-	if err := r.patchStatus(ctx, run, status); err != nil {
+	if err := r.gone(run, r.patchStatus(ctx, run, status)); err != nil {
 		if apierrors.IsConflict(err) {
 			return ctrl.Result{}, nil // the run changed under us; that change queues the next pass
 		}
@@ -119,6 +119,17 @@ func (r *Reconciler) patchStatus(ctx context.Context, run *rampv1.AnalysisRun, s
 	patch := client.MergeFromWithOptions(run.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	run.Status = *status
 	return r.Client.Patch(ctx, run, patch)
+}
+
+// gone turns the NotFound of a write to a run deleted since the read (its
+// owner deleted it, a namespace torn down) into nothing to do, forgetting
+// the run.
+func (r *Reconciler) gone(run *rampv1.AnalysisRun, err error) error {
+	if apierrors.IsNotFound(err) {
+		r.finishes.forget(run.UID)
+		return nil
+	}
+	return err
 }
 
 // expire deletes a completed run once its spec.ttlStrategy says so.

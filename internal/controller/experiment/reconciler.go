@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -96,6 +97,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			if apierrors.IsConflict(err) {
 				return ctrl.Result{}, nil // the change that conflicted queues the next pass
 			}
+			if apierrors.IsNotFound(err) { // deleted since the read (a namespace torn down): nothing to report to
+				r.forgetRuns(ex)
+				log.FromContext(ctx).V(1).Info("experiment gone before its status write", "experiment", req)
+				return ctrl.Result{}, nil
+			}
 			return ctrl.Result{}, fmt.Errorf("patch status of experiment %s: %w", req, err)
 		}
 	}
@@ -168,6 +174,9 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 			continue
 		}
 		spec, err := r.runSpec(ctx, ex, a, w.hashes)
+		if errors.As(err, new(readError)) {
+			return nil, err
+		}
 		if err != nil {
 			w.invalid = fmt.Sprintf("spec.analyses[%d]: %v", i, err)
 			return w, nil
@@ -199,6 +208,16 @@ func (r *Reconciler) expectRuns(ex *rampv1.Experiment) {
 	}
 }
 
+// forgetRuns drops the runs a pass created of an Experiment that is gone.
+func (r *Reconciler) forgetRuns(ex *rampv1.Experiment) {
+	r.created.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), string(ex.UID)+"/") {
+			r.created.Delete(k)
+		}
+		return true
+	})
+}
+
 // recordRuns writes into the Experiment as it is now the records of the
 // runs a pass created when that pass's status write conflicted: a run that
 // completed before it was recorded would otherwise be taken for an earlier
@@ -223,7 +242,7 @@ func (r *Reconciler) recordRuns(ctx context.Context, key client.ObjectKey, creat
 		return nil
 	}
 	log.FromContext(ctx).V(1).Info("record created runs", "experiment", key, "runs", len(created))
-	if err := r.Client.Patch(ctx, ex, patch); err != nil && !apierrors.IsConflict(err) {
+	if err := r.Client.Patch(ctx, ex, patch); err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("record AnalysisRuns of experiment %s: %w", key, err)
 	}
 	return nil

@@ -57,23 +57,36 @@ func templateVars(v string, hashes map[string]string) string {
 	return v
 }
 
+// readError is an error reading the API, not a fact about the spec: the
+// pass returns it for a retry instead of ending the Experiment in Error.
+type readError struct{ err error }
+
+func (e readError) Error() string { return e.err.Error() }
+func (e readError) Unwrap() error { return e.err }
+
 // template reads the (Cluster)AnalysisTemplate an analysis names, from the
-// cache.
+// cache. A missing template is a plain error, any other a readError.
 func (r *Reconciler) template(ctx context.Context, ns string, a rampv1.ExperimentAnalysisTemplateRef) (*rampv1.AnalysisTemplateSpec, error) {
 	if a.ClusterScope {
 		var t rampv1.ClusterAnalysisTemplate
 		err := r.Client.Get(ctx, client.ObjectKey{Name: a.TemplateName}, &t)
-		if apierrors.IsNotFound(err) {
+		switch {
+		case apierrors.IsNotFound(err):
 			return nil, fmt.Errorf("ClusterAnalysisTemplate %q not found", a.TemplateName)
+		case err != nil:
+			return nil, readError{fmt.Errorf("read ClusterAnalysisTemplate %q: %w", a.TemplateName, err)}
 		}
-		return t.Spec.DeepCopy(), err
+		return t.Spec.DeepCopy(), nil
 	}
 	var t rampv1.AnalysisTemplate
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: a.TemplateName}, &t)
-	if apierrors.IsNotFound(err) {
+	switch {
+	case apierrors.IsNotFound(err):
 		return nil, fmt.Errorf("AnalysisTemplate %q not found in namespace %q", a.TemplateName, ns)
+	case err != nil:
+		return nil, readError{fmt.Errorf("read AnalysisTemplate %q: %w", a.TemplateName, err)}
 	}
-	return t.Spec.DeepCopy(), err
+	return t.Spec.DeepCopy(), nil
 }
 
 // newRun is the AnalysisRun named name (freeRunName) of an analysis.

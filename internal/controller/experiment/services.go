@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -65,8 +66,8 @@ func (r *Reconciler) applyServices(ctx context.Context, ex *rampv1.Experiment, w
 
 func newService(ex *rampv1.Experiment, t rampv1.TemplateSpec, hash string) *corev1.Service {
 	sel := map[string]string{hashLabel: hash}
-	for k, v := range t.Selector.MatchLabels {
-		sel[k] = v
+	if t.Selector != nil { // Validate rejects a template without one; never crash on it
+		maps.Copy(sel, t.Selector.MatchLabels)
 	}
 	svc := &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: serviceName(ex, t), Namespace: ex.Namespace,

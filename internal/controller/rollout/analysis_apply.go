@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -73,14 +74,18 @@ func analysesOf(ro *rampv1.Rollout) []analysisUse {
 }
 
 // validateAnalysis builds every run spec the Rollout may need, so a missing
-// template or argument is InvalidSpec before anything runs.
-func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) string {
+// template or argument is InvalidSpec before anything runs; an error
+// reading a template is returned for a retry.
+func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) (string, error) {
 	for _, u := range analysesOf(ro) {
 		if _, err := r.runSpec(ctx, ro, "", *u.a, u.field); err != nil {
-			return err.Error()
+			if errors.As(err, new(readError)) {
+				return "", err
+			}
+			return err.Error(), nil
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // startRuns creates the runs the plan asks for and records their names in

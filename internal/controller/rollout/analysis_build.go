@@ -76,26 +76,41 @@ func (r *Reconciler) runSpec(ctx context.Context, ro *rampv1.Rollout, newHash st
 	return spec, nil
 }
 
+// readError is an error reading the API, not a fact about the spec: the
+// pass returns it for a retry instead of reporting InvalidSpec.
+type readError struct{ err error }
+
+func (e readError) Error() string { return e.err.Error() }
+func (e readError) Unwrap() error { return e.err }
+
 // template reads an AnalysisTemplate (or ClusterAnalysisTemplate) from the
-// cache; what names it for messages.
+// cache; what names it for messages. A missing template is a plain error
+// (InvalidSpec), any other read error a readError.
 func (r *Reconciler) template(ctx context.Context, ns string, ref rampv1.AnalysisTemplateRef) (*rampv1.AnalysisTemplateSpec, string, error) {
 	if ref.TemplateName == "" {
 		return nil, "", fmt.Errorf("templateName is required")
 	}
+	var (
+		spec *rampv1.AnalysisTemplateSpec
+		what string
+		err  error
+	)
 	if ref.IsClusterScope() {
 		var t rampv1.ClusterAnalysisTemplate
-		err := r.Client.Get(ctx, client.ObjectKey{Name: ref.TemplateName}, &t)
-		if apierrors.IsNotFound(err) {
-			return nil, "", fmt.Errorf("ClusterAnalysisTemplate %q not found", ref.TemplateName)
-		}
-		return &t.Spec, fmt.Sprintf("ClusterAnalysisTemplate %q", ref.TemplateName), err
+		spec, what, err = &t.Spec, fmt.Sprintf("ClusterAnalysisTemplate %q", ref.TemplateName), r.Client.Get(ctx, client.ObjectKey{Name: ref.TemplateName}, &t)
+	} else {
+		var t rampv1.AnalysisTemplate
+		spec, what, err = &t.Spec, fmt.Sprintf("AnalysisTemplate %q", ref.TemplateName), r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: ref.TemplateName}, &t)
 	}
-	var t rampv1.AnalysisTemplate
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: ref.TemplateName}, &t)
-	if apierrors.IsNotFound(err) {
-		return nil, "", fmt.Errorf("AnalysisTemplate %q not found in namespace %q", ref.TemplateName, ns)
+	switch {
+	case apierrors.IsNotFound(err) && ref.IsClusterScope():
+		return nil, "", fmt.Errorf("%s not found", what)
+	case apierrors.IsNotFound(err):
+		return nil, "", fmt.Errorf("%s not found in namespace %q", what, ns)
+	case err != nil:
+		return nil, "", readError{fmt.Errorf("read %s: %w", what, err)}
 	}
-	return &t.Spec, fmt.Sprintf("AnalysisTemplate %q", ref.TemplateName), err
+	return spec, what, nil
 }
 
 // rolloutArg resolves one argument the Rollout passes to its templates.

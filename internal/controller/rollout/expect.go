@@ -96,4 +96,5 @@ func (e *expectations) forget(uid types.UID) {
 	defer e.mu.Unlock()
 	delete(e.before, uid)
 	delete(e.created, uid)
+	delete(e.created, runKey(uid))
 }

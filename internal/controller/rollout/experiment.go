@@ -50,6 +50,10 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 		if err := r.createExperiment(ctx, ro, ex, w); err != nil {
 			return err
 		}
+		// recorded at once, as runs are: an Experiment that ends before
+		// the next pass is judged by this record, not taken for missing
+		// and started again
+		out.Status.Canary.CurrentExperiment = ex.Name
 	}
 	for _, ex := range w.experiments {
 		if !slices.Contains(out.TerminateExperiments, ex.Name) {
@@ -65,7 +69,8 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 
 // createExperiment creates ex, named <name>.N when an ended Experiment of
 // an earlier try (before a retry) holds the name; one still going is the
-// same try's, created by a pass whose status write has not arrived.
+// same try's, created by a pass whose status write has not arrived. ex.Name
+// is the name it settled on.
 func (r *Reconciler) createExperiment(ctx context.Context, ro *rampv1.Rollout, ex *rampv1.Experiment, w *world) error {
 	base := ex.Name
 	for n := 0; n < 100; n++ {
@@ -160,6 +165,6 @@ func experimentStepIndex(ex *rampv1.Experiment) int32 {
 	if !ok {
 		s, _, _ = strings.Cut(ex.Name[strings.LastIndex(ex.Name, "-")+1:], ".")
 	}
-	n, _ := strconv.ParseInt(s, 10, 32)
+	n, _ := strconv.ParseInt(s, 10, 32) // not a number: step 0
 	return int32(n)
 }

@@ -44,7 +44,7 @@ func record(md *rampv1.PodTemplateMetadata) string {
 	if roleKeys(md).empty() {
 		return ""
 	}
-	b, _ := json.Marshal(rampv1.PodTemplateMetadata{Labels: md.Labels, Annotations: md.Annotations})
+	b, _ := json.Marshal(rampv1.PodTemplateMetadata{Labels: md.Labels, Annotations: md.Annotations}) // string maps always encode
 	return string(b)
 }
 

@@ -60,13 +60,18 @@ type world struct {
 func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, error) {
 	w := &world{}
 	var err error
-	if w.workload, w.invalid, err = r.resolveWorkload(ctx, ro); err != nil || w.invalid != "" {
-		return w, err
+	if w.workload, w.invalid, err = r.resolveWorkload(ctx, ro); err != nil {
+		return nil, err
 	}
-	if w.invalid = validateTemplate(ro); w.invalid != "" {
-		return w, nil
+	if w.invalid == "" {
+		w.invalid = validateTemplate(ro)
 	}
-	w.selector, _ = metav1.LabelSelectorAsSelector(ro.Spec.Selector)
+	if w.invalid != "" { // no usable template or selector: report what runs, change nothing
+		return w, r.observeRunning(ctx, ro, w)
+	}
+	if w.selector, err = metav1.LabelSelectorAsSelector(ro.Spec.Selector); err != nil {
+		return nil, err // validateTemplate reported it
+	}
 	w.template = ro.Spec.Template.DeepCopy()
 	delete(w.template.Labels, HashLabel)
 	w.hash = plan.TemplateHash(w.template, ro.Status.CollisionCount)
@@ -123,13 +128,35 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	if err := r.observeHPAs(ctx, ro, w); err != nil {
 		return nil, err
 	}
-	if w.invalid = r.validateRefs(ctx, ro, w); w.invalid != "" {
-		return w, nil
+	if w.invalid, err = r.validateRefs(ctx, ro, w); err != nil || w.invalid != "" {
+		return w, err
 	}
 	if err := r.observePods(ctx, ro, w); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// observeRunning records the ReplicaSets ro controls (by owner reference:
+// its selector may be unusable) as the status names them, so an InvalidSpec
+// status still counts the pods that serve.
+func (r *Reconciler) observeRunning(ctx context.Context, ro *rampv1.Rollout, w *world) error {
+	var owned appsv1.ReplicaSetList
+	if err := r.Client.List(ctx, &owned, client.InNamespace(ro.Namespace), client.MatchingFields{ownerIndex: string(ro.UID)}); err != nil {
+		return fmt.Errorf("list replicasets of rollout %s/%s: %w", ro.Namespace, ro.Name, err)
+	}
+	for i := range owned.Items {
+		rs := &owned.Items[i]
+		switch rs.Labels[HashLabel] {
+		case ro.Status.CurrentPodHash:
+			w.newRS, w.revision = rs, revisionOf(rs)
+		case ro.Status.StableRS:
+			w.stableRS = rs
+		default:
+			w.others = append(w.others, rs)
+		}
+	}
+	return nil
 }
 
 // validateTemplate reports a template or selector that cannot run, naming
@@ -138,27 +165,32 @@ func validateTemplate(ro *rampv1.Rollout) string { return plan.ValidateTemplate(
 
 // validateRefs reports steps and hooks this controller cannot run, traffic
 // routers it cannot use, and Services that are missing or whose selector
-// cannot select the pods (recording what each Service selects now).
-func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *world) string {
+// cannot select the pods (recording what each Service selects now). An
+// error reading the API is returned (the pass is retried), never taken for
+// a fact about the spec.
+func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *world) (string, error) {
 	if msg := plan.ValidateStrategy(ro); msg != "" { // steps and blue-green hooks, as in plan.ValidateRollout
-		return msg
+		return msg, nil
 	}
 	if msg := plan.ValidateSupported(ro); msg != "" {
-		return msg
+		return msg, nil
 	}
 	if msg := r.checkRouters(ro); msg != "" {
-		return msg
+		return msg, nil
 	}
 	w.serviceHash = map[string]string{}
 	for _, ref := range plan.ServiceRefs(ro) {
 		var svc corev1.Service
 		err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: ref.Name}, &svc)
-		if apierrors.IsNotFound(err) {
-			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.Field, ref.Name, ro.Namespace)
+		switch {
+		case apierrors.IsNotFound(err):
+			return fmt.Sprintf("%s: Service %q not found in namespace %q", ref.Field, ref.Name, ro.Namespace), nil
+		case err != nil:
+			return "", fmt.Errorf("read Service %s/%s (%s): %w", ro.Namespace, ref.Name, ref.Field, err)
 		}
 		w.serviceHash[ref.Name] = svc.Spec.Selector[HashLabel]
 		if msg := plan.ServiceProblem(ro, ref, &svc); msg != "" {
-			return msg
+			return msg, nil
 		}
 	}
 	return r.validateAnalysis(ctx, ro)
@@ -238,7 +270,7 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 }
 
 func revisionOf(rs *appsv1.ReplicaSet) int64 {
-	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64)
+	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64) // missing or not a number: revision 0 (the oldest)
 	return v
 }
 

@@ -84,7 +84,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{RequeueAfter: expectationTTL}, nil // a ReplicaSet write of ours is on its way to the cache
 	}
 	if w.collision {
-		return ctrl.Result{}, r.bumpCollisionCount(ctx, ro) // the status update triggers the next pass
+		return ctrl.Result{}, client.IgnoreNotFound(r.bumpCollisionCount(ctx, ro)) // the status update triggers the next pass
 	}
 	strategy := plan.For(ro)
 	in := w.input(ro, now)
@@ -106,12 +106,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.applyRuns(ctx, ro, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := r.scaleWorkload(ctx, ro, w.workload, &out.Status); err != nil {
+	if err := r.scaleWorkload(ctx, ro, w, &out.Status); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := r.patchStatus(ctx, ro, out.Status); err != nil {
-		if apierrors.IsConflict(err) {
+		switch {
+		case apierrors.IsConflict(err):
 			return ctrl.Result{}, nil // the user (or plugin) changed it; that change queues the next pass
+		case apierrors.IsNotFound(err): // deleted since the read (a namespace torn down): nothing to report to
+			r.expect.forget(ro.UID)
+			r.routes.Delete(ro.UID)
+			log.FromContext(ctx).V(1).Info("rollout gone before its status write", "rollout", req)
+			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, fmt.Errorf("patch status of rollout %s: %w", req, err)
 	}

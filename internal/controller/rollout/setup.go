@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -58,7 +59,7 @@ func routeKey(gk schema.GroupKind, ns, name string) string {
 
 // routeKeys lists the route objects ro's routers read.
 func (r *Reconciler) routeKeys(ro *rampv1.Rollout) []string {
-	routers, _ := r.routersOf(ro)
+	routers, _ := r.routersOf(ro) // an unknown router reads nothing; checkRouters reports it as InvalidSpec
 	var keys []string
 	for _, rt := range routers {
 		if rt.Check(ro) != nil {
@@ -86,6 +87,39 @@ func (r *Reconciler) rolloutsForRoute(ctx context.Context, o client.Object) []re
 // (name, or "cluster/<name>" for a ClusterAnalysisTemplate).
 const templateIndex = ".spec.strategy.analysisTemplates"
 
+// Index is one field index the reconciler lists objects by.
+type Index struct {
+	Object  client.Object
+	Field   string
+	Extract client.IndexerFunc
+}
+
+// Indexes are the field indexes Reconcile and the watches list by, but the
+// route index (it reads the routers): SetupWithManager registers them, and
+// tests give them to a fake client.
+func Indexes() []Index {
+	ownedBy := func(o client.Object) []string {
+		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
+			return []string{string(ref.UID)}
+		}
+		return nil
+	}
+	return []Index{
+		{&appsv1.ReplicaSet{}, ownerIndex, ownedBy},
+		{&rampv1.AnalysisRun{}, ownerIndex, ownedBy},
+		{&rampv1.Experiment{}, ownerIndex, ownedBy},
+		{&rampv1.Rollout{}, workloadIndex, func(o client.Object) []string { return workloadName(o.(*rampv1.Rollout)) }},
+		{&rampv1.Rollout{}, serviceIndex, func(o client.Object) []string { return serviceNames(o.(*rampv1.Rollout)) }},
+		{&rampv1.Rollout{}, templateIndex, func(o client.Object) []string { return templateKeys(o.(*rampv1.Rollout)) }},
+		{&autoscalingv2.HorizontalPodAutoscaler{}, hpaIndex, func(o client.Object) []string {
+			if name := hpaTarget(o.(*autoscalingv2.HorizontalPodAutoscaler)); name != "" {
+				return []string{name}
+			}
+			return nil
+		}},
+	}
+}
+
 // SetupWithManager registers the reconciler, its indexes and its watches:
 // Rollouts, the ReplicaSets they own, the Services they name (so that
 // creating a missing Service recovers an InvalidSpec Rollout at once), and
@@ -93,49 +127,13 @@ const templateIndex = ".spec.strategy.analysisTemplates"
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	ctx := context.Background()
 	idx := mgr.GetFieldIndexer()
-	if err := idx.IndexField(ctx, &appsv1.ReplicaSet{}, ownerIndex, func(o client.Object) []string {
-		if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
-			return []string{string(ref.UID)}
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	for _, obj := range []client.Object{&rampv1.AnalysisRun{}, &rampv1.Experiment{}} {
-		if err := idx.IndexField(ctx, obj, ownerIndex, func(o client.Object) []string {
-			if ref := metav1.GetControllerOf(o); ref != nil && ref.Kind == "Rollout" {
-				return []string{string(ref.UID)}
-			}
-			return nil
-		}); err != nil {
+	for _, ix := range Indexes() {
+		if err := idx.IndexField(ctx, ix.Object, ix.Field, ix.Extract); err != nil {
 			return err
 		}
 	}
-	if err := idx.IndexField(ctx, &rampv1.Rollout{}, workloadIndex, func(o client.Object) []string {
-		return workloadName(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
-	if err := idx.IndexField(ctx, &rampv1.Rollout{}, serviceIndex, func(o client.Object) []string {
-		return serviceNames(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
-	if err := idx.IndexField(ctx, &rampv1.Rollout{}, templateIndex, func(o client.Object) []string {
-		return templateKeys(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
 	if err := idx.IndexField(ctx, &rampv1.Rollout{}, routeIndex, func(o client.Object) []string {
 		return r.routeKeys(o.(*rampv1.Rollout))
-	}); err != nil {
-		return err
-	}
-	if err := idx.IndexField(ctx, &autoscalingv2.HorizontalPodAutoscaler{}, hpaIndex, func(o client.Object) []string {
-		if name := hpaTarget(o.(*autoscalingv2.HorizontalPodAutoscaler)); name != "" {
-			return []string{name}
-		}
-		return nil
 	}); err != nil {
 		return err
 	}
@@ -173,9 +171,13 @@ func (r *Reconciler) rolloutsForTemplate(ctx context.Context, t client.Object) [
 	return r.rolloutsBy(ctx, t.GetNamespace(), templateIndex, t.GetName())
 }
 
+// rolloutsBy lists the Rollouts whose index holds value. A map function
+// cannot return an error: a failed list (the cache not synced, a missing
+// index) is logged at error level, as this event then wakes no Rollout.
 func (r *Reconciler) rolloutsBy(ctx context.Context, ns, index, value string) []reconcile.Request {
 	var list rampv1.RolloutList
 	if err := r.Client.List(ctx, &list, client.InNamespace(ns), client.MatchingFields{index: value}); err != nil {
+		log.FromContext(ctx).Error(err, "list rollouts to wake", "namespace", ns, "index", index, "value", value)
 		return nil
 	}
 	reqs := make([]reconcile.Request, 0, len(list.Items))

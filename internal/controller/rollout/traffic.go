@@ -152,7 +152,7 @@ func (r *Reconciler) release(ctx context.Context, ro *rampv1.Rollout) error {
 	case err == nil && !inForce:
 		return nil // written; its watch event brings the read-back
 	}
-	routers, _ := r.routersOf(ro)
+	routers, _ := r.routersOf(ro) // syncRoute above returned this error (a ConfigError): nothing to clean
 	for _, rt := range routers {
 		if c, ok := rt.(traffic.Cleaner); ok {
 			if err := c.Cleanup(ctx, ro); err != nil && !traffic.IsConfigError(err) {

@@ -63,11 +63,16 @@ func (r *Reconciler) resolveWorkload(ctx context.Context, ro *rampv1.Rollout) (*
 // scaleWorkload scales the referenced Deployment down as workloadRef.scaleDown
 // asks: onsuccess to 0 once the Rollout is Healthy on its current
 // template, progressively by the Rollout's available pods; never leaves it.
-func (r *Reconciler) scaleWorkload(ctx context.Context, ro *rampv1.Rollout, d *appsv1.Deployment, st *rampv1.RolloutStatus) error {
+// An InvalidSpec Rollout scales nothing.
+func (r *Reconciler) scaleWorkload(ctx context.Context, ro *rampv1.Rollout, w *world, st *rampv1.RolloutStatus) error {
+	d := w.workload
 	if d == nil {
 		return nil
 	}
 	st.WorkloadObservedGeneration = strconv.FormatInt(d.Generation, 10)
+	if w.invalid != "" {
+		return nil // an invalid spec changes nothing: the running version keeps serving
+	}
 	want := int32(-1)
 	switch ro.Spec.WorkloadRef.ScaleDown {
 	case rampv1.ScaleDownOnSuccess:
@@ -80,7 +85,10 @@ func (r *Reconciler) scaleWorkload(ctx context.Context, ro *rampv1.Rollout, d *a
 	if want < 0 || (d.Spec.Replicas != nil && *d.Spec.Replicas <= want) {
 		return nil
 	}
-	body, _ := json.Marshal(map[string]any{"spec": map[string]any{"replicas": want}})
+	body, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": want}})
+	if err != nil {
+		return err
+	}
 	if err := r.Client.Patch(ctx, d, client.RawPatch(types.MergePatchType, body)); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("scale down Deployment %s (workloadRef): %w", d.Name, err)
 	}

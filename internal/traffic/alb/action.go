@@ -104,10 +104,10 @@ func (a action) check(u *unstructured.Unstructured) error {
 	if usesAnnotation(u.Object, a.name, "spec", "defaultBackend") {
 		return nil
 	}
-	rules, _, _ := unstructured.NestedSlice(u.Object, "spec", "rules")
+	rules, _, _ := unstructured.NestedSlice(u.Object, "spec", "rules") // absent or not a list: no rule uses the action
 	for _, r := range rules {
 		rule, _ := r.(map[string]interface{})
-		paths, _, _ := unstructured.NestedSlice(rule, "http", "paths")
+		paths, _, _ := unstructured.NestedSlice(rule, "http", "paths") // likewise
 		for _, p := range paths {
 			if path, ok := p.(map[string]interface{}); ok && usesAnnotation(path, a.name, "backend") {
 				return nil
@@ -120,7 +120,7 @@ func (a action) check(u *unstructured.Unstructured) error {
 // usesAnnotation says whether the backend at path in obj is Service svc with
 // port name use-annotation.
 func usesAnnotation(obj map[string]interface{}, svc string, path ...string) bool {
-	name, _, _ := unstructured.NestedString(obj, append(path, "service", "name")...)
+	name, _, _ := unstructured.NestedString(obj, append(path, "service", "name")...) // absent or not a string: not this backend
 	port, _, _ := unstructured.NestedString(obj, append(path, "service", "port", "name")...)
 	return name == svc && port == useAnnotation
 }

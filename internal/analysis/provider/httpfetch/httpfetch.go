@@ -23,7 +23,10 @@ type Clients struct {
 // NewClients clones base (http.DefaultTransport when nil) into the pair.
 func NewClients(base *http.Transport) Clients {
 	if base == nil {
-		base = http.DefaultTransport.(*http.Transport)
+		var ok bool
+		if base, ok = http.DefaultTransport.(*http.Transport); !ok { // replaced by a program embedding Ramp
+			base = &http.Transport{Proxy: http.ProxyFromEnvironment}
+		}
 	}
 	insecure := base.Clone()
 	if insecure.TLSClientConfig == nil {
@@ -54,7 +57,7 @@ func Do(ctx context.Context, client *http.Client, r *http.Request, limit int) (i
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: %w", at, Cause(ctx, err))
 	}
-	defer func() { _ = resp.Body.Close() }()
+	defer func() { _ = resp.Body.Close() }() // the body was read (or failed) already: a close error changes nothing
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: reading the response: %w", at, Cause(ctx, err))
