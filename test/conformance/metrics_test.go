@@ -179,12 +179,13 @@ func observeMetrics(put func(string, any), samples []sample) {
 }
 
 // countedEvents is "<type>/<reason> ..." of the namespace's Rollouts as
-// rollout_events_total counted them, sorted.
-func countedEvents(samples []sample) string {
+// rollout_events_total counted them, sorted, leaving out the given ones
+// (reasons said only by Events that lost a race: world.raceOnlyReasons).
+func countedEvents(samples []sample, skip map[string]bool) string {
 	var out []string
 	for _, s := range samples {
-		if s.family == "rollout_events_total" {
-			out = append(out, s.labels["type"]+"/"+s.labels["reason"])
+		if r := s.labels["type"] + "/" + s.labels["reason"]; s.family == "rollout_events_total" && !skip[r] {
+			out = append(out, r)
 		}
 	}
 	slices.Sort(out)

@@ -327,6 +327,9 @@ func (w *world) eventReasons() string {
 			continue
 		}
 		reason, _, _ := unstructured.NestedString(e.Object, "reason")
+		if lostRace(e.Object) {
+			continue
+		}
 		seen[reason] = true
 	}
 	out := make([]string, 0, len(seen))
@@ -335,6 +338,40 @@ func (w *world) eventReasons() string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")
+}
+
+// lostRace reports a Warning Event about a write that lost an
+// optimistic-concurrency race ("the object has been modified"): the
+// controller retries it on its next pass, and whether two writers collide is
+// timing, not behaviour (seen from upstream on its own VirtualService
+// writes, as TrafficRoutingError).
+func lostRace(e map[string]any) bool {
+	typ, _, _ := unstructured.NestedString(e, "type")
+	msg, _, _ := unstructured.NestedString(e, "message")
+	return typ == "Warning" && strings.Contains(msg, "the object has been modified")
+}
+
+// raceOnlyReasons are the Warning reasons every one of whose Events about
+// the Rollout lost a race (lostRace): rollout_events_total counts them
+// without their message, so they are taken out of the counted reasons.
+func (w *world) raceOnlyReasons() map[string]bool {
+	race, other := map[string]bool{}, map[string]bool{}
+	for _, e := range w.events {
+		if kind, _, _ := unstructured.NestedString(e.Object, "involvedObject", "kind"); kind != "Rollout" {
+			continue
+		}
+		reason, _, _ := unstructured.NestedString(e.Object, "reason")
+		if lostRace(e.Object) {
+			race["Warning/"+reason] = true
+		} else {
+			typ, _, _ := unstructured.NestedString(e.Object, "type")
+			other[typ+"/"+reason] = true
+		}
+	}
+	for r := range other {
+		delete(race, r)
+	}
+	return race
 }
 
 // eventBurst is client-go's spam filter: each controller's recorder accepts

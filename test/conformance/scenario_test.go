@@ -125,7 +125,7 @@ func runScenario(t *testing.T, sc scenario) {
 			last := traj[i].obs[len(traj[i].obs)-1]
 			last["events (reasons said)"], recorded[i] = a.settledEvents(ctx)
 			if w, err := a.read(ctx, a.ns); err == nil && len(w.rollouts) > 0 {
-				last["metric rollout_events_total (counted)"] = countedEvents(w.metrics)
+				last["metric rollout_events_total (counted)"] = countedEvents(w.metrics, w.raceOnlyReasons())
 			}
 		})
 	}

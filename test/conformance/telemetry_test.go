@@ -5,6 +5,8 @@ package conformance
 import (
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TestObserveMetrics: what a scrape contributes to an observation, so that
@@ -48,7 +50,7 @@ workqueue_depth{name="rollout"} 0
 	if len(o) != len(want) {
 		t.Errorf("observed %d keys, want %d: %v", len(o), len(want), o)
 	}
-	if got := countedEvents(samples); got != "Normal/RolloutPaused" {
+	if got := countedEvents(samples, nil); got != "Normal/RolloutPaused" {
 		t.Errorf("counted events %q", got)
 	}
 }
@@ -61,5 +63,30 @@ func TestParseLabelsEscapes(t *testing.T) {
 	l := samples[0].labels
 	if l["a"] != `x"y` || l["b"] != `1\2` || l["c"] != "l\nm" || samples[0].value != "5" {
 		t.Errorf("labels %q value %q", l, samples[0].value)
+	}
+}
+
+// TestRaceOnlyReasons: a Warning said only by Events that lost a write race
+// is left out of the compared reasons and counts; one also said for another
+// cause is kept.
+func TestRaceOnlyReasons(t *testing.T) {
+	ev := func(typ, reason, msg string) unstructured.Unstructured {
+		return unstructured.Unstructured{Object: map[string]any{"type": typ, "reason": reason, "message": msg,
+			"involvedObject": map[string]any{"kind": "Rollout"}}}
+	}
+	race := `Operation cannot be fulfilled on virtualservices.networking.istio.io "vsvc": the object has been modified; please apply your changes to the latest version and try again`
+	w := &world{events: []unstructured.Unstructured{ev("Normal", "RolloutPaused", "paused"),
+		ev("Warning", "TrafficRoutingError", race), ev("Warning", "RolloutAborted", race), ev("Warning", "RolloutAborted", "aborted")}}
+	skip := w.raceOnlyReasons()
+	if !skip["Warning/TrafficRoutingError"] || skip["Warning/RolloutAborted"] || len(skip) != 1 {
+		t.Fatalf("raceOnlyReasons = %v", skip)
+	}
+	if got := w.eventReasons(); got != "RolloutAborted RolloutPaused" {
+		t.Errorf("eventReasons = %q", got)
+	}
+	samples := []sample{{family: "rollout_events_total", labels: map[string]string{"type": "Warning", "reason": "TrafficRoutingError"}},
+		{family: "rollout_events_total", labels: map[string]string{"type": "Normal", "reason": "RolloutPaused"}}}
+	if got := countedEvents(samples, skip); got != "Normal/RolloutPaused" {
+		t.Errorf("countedEvents = %q", got)
 	}
 }
