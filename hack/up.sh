@@ -27,16 +27,13 @@ cp "$state/cluster/kubeconfig" "$state/kubeconfig"
 for f in ${RAMP_CRDS:-config/crd/bases/}; do
   $kubectl apply --server-side --force-conflicts -f "$f" >/dev/null
 done
-# The traffic routers' CRDs (Gateway API, Istio, SMI), from their own modules.
-for f in $(hack/router-crds.sh); do
-  $kubectl apply --server-side --force-conflicts -f "$f" >/dev/null
-done
-go build -o bin/crdv1 ./hack/crdv1
-bin/crdv1 "$(hack/router-crds.sh smi)" | $kubectl apply --server-side --force-conflicts -f - >/dev/null
+# The traffic routers' CRDs, as each router's definition names them
+# (internal/traffic/<name>/definition.go), from their projects' Go modules.
+go build -o bin/routers ./hack/routers
+bin/routers crds | $kubectl apply --server-side --force-conflicts -f - >/dev/null
 crds="crd/rollouts.argoproj.io crd/analysisruns.argoproj.io crd/analysistemplates.argoproj.io
   crd/clusteranalysistemplates.argoproj.io crd/experiments.argoproj.io
-  crd/httproutes.gateway.networking.k8s.io crd/virtualservices.networking.istio.io
-  crd/destinationrules.networking.istio.io crd/trafficsplits.split.smi-spec.io"
+  $(bin/routers crd-names | tr '\n' ' ')"
 # A just-created CRD has no status yet, which kubectl wait reports as an error: retry.
 for _ in $(seq 100); do
   $kubectl wait --for=condition=Established --timeout=30s $crds >/dev/null 2>&1 && break

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	_ "github.com/ramp-rollouts/ramp/internal/builtin" // lint and plan know the controller's routers and providers
 )
 
 // Streams are where a command reads and writes.

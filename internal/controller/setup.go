@@ -7,20 +7,13 @@ import (
 
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
-	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
-	"github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
-	"github.com/ramp-rollouts/ramp/internal/analysis/provider/web"
+	_ "github.com/ramp-rollouts/ramp/internal/builtin" // the routers and providers this build ships
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/experiment"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
-	"github.com/ramp-rollouts/ramp/internal/traffic/alb"
-	"github.com/ramp-rollouts/ramp/internal/traffic/gatewayapi"
-	"github.com/ramp-rollouts/ramp/internal/traffic/istio"
-	"github.com/ramp-rollouts/ramp/internal/traffic/nginx"
-	"github.com/ramp-rollouts/ramp/internal/traffic/smi"
 )
 
 // Options configure the controllers.
@@ -57,44 +50,16 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	return ar.SetupWithManager(mgr, o.MaxConcurrentReconciles)
 }
 
-// Routers is the traffic router registry of this controller build, keyed
-// by the trafficRouting field each is configured under. A new router is one
-// package and one line here (see docs/extending.md).
+// Routers builds the traffic routers of this build (each router package
+// registers itself; internal/builtin links them) on c, keyed by the
+// trafficRouting field each is configured under.
 func Routers(c client.Client) (*registry.Registry[traffic.Router], error) {
-	reg := traffic.NewRegistry()
-	for name, rt := range map[string]traffic.Router{
-		traffic.GatewayAPI: gatewayapi.New(c),
-		traffic.Istio:      istio.New(c),
-		traffic.Nginx:      nginx.New(c),
-		traffic.ALB:        alb.New(c),
-		traffic.SMI:        smi.New(c),
-	} {
-		if err := reg.Register(name, rt); err != nil {
-			return nil, err
-		}
-	}
-	return reg, nil
+	return traffic.Build(c)
 }
 
-// providerSet is every metric provider of this build, by name; its names
-// are provider.Supported (TestProvidersSupported).
-func providerSet(c client.Client, live client.Reader) map[string]provider.Provider {
-	return map[string]provider.Provider{
-		"job":        job.New(c, live),
-		"prometheus": prometheus.New(),
-		"web":        web.New(),
-	}
-}
-
-// Providers is the metric provider registry of this controller build. A
-// new provider is one package, one line in providerSet and its name in
-// provider.Supported (see docs/extending.md).
+// Providers builds the metric providers of this build (each provider
+// package registers itself; internal/builtin links them) on the manager's
+// client and API reader. Their names are provider.Supported.
 func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
-	reg := provider.NewRegistry()
-	for name, p := range providerSet(mgr.GetClient(), mgr.GetAPIReader()) {
-		if err := reg.Register(name, p); err != nil {
-			return nil, err
-		}
-	}
-	return reg, nil
+	return provider.Build(mgr)
 }

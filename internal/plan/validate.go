@@ -75,7 +75,7 @@ func ValidateSupported(ro *rampv1.Rollout) string {
 		return ""
 	}
 	for _, name := range traffic.Configured(c.TrafficRouting) {
-		if _, ok := traffic.Caps[name]; !ok {
+		if _, err := traffic.Lookup(name); err != nil {
 			return fmt.Sprintf("spec.strategy.canary.trafficRouting.%s: this traffic router is not supported by this version of Ramp (supported: %s)",
 				routerField(name), supportedRouters())
 		}
@@ -193,11 +193,12 @@ func ValidateWorkloadRef(ref *rampv1.ObjectRef) string {
 	return fmt.Sprintf("spec.workloadRef.scaleDown: %q must be never, onsuccess or progressively", ref.ScaleDown)
 }
 
-// supportedRouters lists the routers of traffic.Caps as they are written in
-// trafficRouting, e.g. "alb, istio, nginx, smi, plugins[\"argoproj-labs/gatewayAPI\"]".
+// supportedRouters lists the registered routers (traffic.Names) as they are
+// written in trafficRouting, e.g. "alb, istio, nginx, smi,
+// plugins[\"argoproj-labs/gatewayAPI\"]".
 func supportedRouters() string {
 	var fields, plugins []string
-	for name := range traffic.Caps {
+	for _, name := range traffic.Names() {
 		if f := routerField(name); strings.HasPrefix(f, "plugins[") {
 			plugins = append(plugins, f)
 		} else {

@@ -33,7 +33,7 @@ func routingProblems(c *rampv1.CanaryStrategy) []string {
 
 // managedRouteProblem checks a setHeaderRoute or setMirrorRoute step: it
 // needs trafficRouting, a name listed in managedRoutes and routers that can
-// express it.
+// express it (their traffic.Capabilities).
 func managedRouteProblem(c *rampv1.CanaryStrategy, path string, s rampv1.CanaryStep) string {
 	field, name, header := "setMirrorRoute", "", s.SetHeaderRoute != nil
 	if header {
@@ -54,35 +54,18 @@ func managedRouteProblem(c *rampv1.CanaryStrategy, path string, s rampv1.CanaryS
 		return fmt.Sprintf("%s.name: %q is not listed in spec.strategy.canary.trafficRouting.managedRoutes", path, name)
 	}
 	for _, r := range traffic.Configured(tr) {
-		caps, ok := traffic.Caps[r]
+		d, err := traffic.Lookup(r)
+		caps := d.Caps
 		switch {
-		case !ok: // reported by ValidateSupported
+		case err != nil: // reported by ValidateSupported
 		case header && !caps.HeaderRoutes:
 			return fmt.Sprintf("%s: the %s traffic router cannot express header routes", path, r)
 		case !header && !caps.MirrorRoutes:
 			return fmt.Sprintf("%s: the %s traffic router cannot express mirror routes", path, r)
-		case header && r == traffic.Nginx && len(s.SetHeaderRoute.Match) > 1:
-			return path + ".match: the nginx traffic router can route on one header only (canary-by-header)"
-		case header && r == traffic.ALB:
-			if p := albMatchProblem(s.SetHeaderRoute.Match); p != "" {
+		case header && caps.HeaderMatch != nil:
+			if p := caps.HeaderMatch(s.SetHeaderRoute.Match); p != "" {
 				return path + p
 			}
-		}
-	}
-	return ""
-}
-
-// albMatchProblem checks header matches for ALB, whose listener conditions
-// compare a header's value as written (with the wildcards * and ?): each
-// needs a header name and an exact value.
-func albMatchProblem(ms []rampv1.HeaderRoutingMatch) string {
-	for i, m := range ms {
-		v := m.HeaderValue
-		switch {
-		case m.HeaderName == "":
-			return fmt.Sprintf(".match[%d].headerName: required by the alb traffic router", i)
-		case v == nil || v.Exact == "" || v.Prefix != "" || v.Regex != "":
-			return fmt.Sprintf(".match[%d].headerValue: the alb traffic router matches exact values only (ALB takes * and ? as wildcards in them)", i)
 		}
 	}
 	return ""

@@ -6,33 +6,11 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// Names of the routers Ramp provides: the trafficRouting keys.
-const (
-	GatewayAPI = "argoproj-labs/gatewayAPI" // a plugin key in Argo Rollouts
-	Istio      = "istio"
-	Nginx      = "nginx"
-	ALB        = "alb"
-	SMI        = "smi"
-)
-
-// Capabilities says which managed routes a router can express.
-type Capabilities struct {
-	HeaderRoutes bool
-	MirrorRoutes bool
-}
-
-// Caps are the capabilities of Ramp's routers, by name.
-var Caps = map[string]Capabilities{
-	GatewayAPI: {HeaderRoutes: true, MirrorRoutes: true},
-	Istio:      {HeaderRoutes: true, MirrorRoutes: true},
-	Nginx:      {HeaderRoutes: true},
-	ALB:        {HeaderRoutes: true},
-	SMI:        {},
-}
-
 // Configured lists, sorted, the router names a trafficRouting block sets
-// (plugins by their key). Names Ramp has no router for are included; look
-// them up in Caps to tell.
+// (plugins by their key). It follows the API, not the registry: names Ramp
+// has no router for are included (Lookup tells), so that the planner can
+// refuse them by name, and a new router under an existing field or a
+// plugin key needs no change here.
 func Configured(tr *rampv1.RolloutTrafficRouting) []string {
 	if tr == nil {
 		return nil
@@ -43,10 +21,10 @@ func Configured(tr *rampv1.RolloutTrafficRouting) []string {
 			names = append(names, name)
 		}
 	}
-	add(tr.Istio != nil, Istio)
-	add(tr.Nginx != nil, Nginx)
-	add(tr.ALB != nil, ALB)
-	add(tr.SMI != nil, SMI)
+	add(tr.Istio != nil, "istio")
+	add(tr.Nginx != nil, "nginx")
+	add(tr.ALB != nil, "alb")
+	add(tr.SMI != nil, "smi")
 	add(tr.Ambassador != nil, "ambassador")
 	add(tr.AppMesh != nil, "appMesh")
 	add(tr.Traefik != nil, "traefik")

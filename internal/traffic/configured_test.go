@@ -29,7 +29,7 @@ func TestNeedsServices(t *testing.T) {
 		{name: "alb", tr: &rampv1.RolloutTrafficRouting{ALB: &rampv1.ALBTrafficRouting{}}, want: true},
 		{name: "alb with pingPong", tr: &rampv1.RolloutTrafficRouting{ALB: &rampv1.ALBTrafficRouting{}}, pingPong: pingPong},
 		{name: "smi with pingPong", tr: &rampv1.RolloutTrafficRouting{SMI: &rampv1.SMITrafficRouting{}}, pingPong: pingPong, want: true},
-		{name: "plugin only", tr: &rampv1.RolloutTrafficRouting{Plugins: map[string]apiextensionsv1.JSON{GatewayAPI: {}}}},
+		{name: "plugin only", tr: &rampv1.RolloutTrafficRouting{Plugins: map[string]apiextensionsv1.JSON{"argoproj-labs/gatewayAPI": {}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &rampv1.CanaryStrategy{TrafficRouting: tc.tr, PingPong: tc.pingPong}

@@ -1,10 +1,16 @@
 // Package traffic defines how Ramp shifts traffic between the stable and the
 // canary version: the Route a Rollout wants, the Router interface the
 // routers implement (gatewayapi, istio, nginx, alb, smi; one sub-package
-// each) and the registry they are looked up in. A router's name is the key
-// it is configured under in spec.strategy.canary.trafficRouting (Gateway API
-// under plugins["argoproj-labs/gatewayAPI"]); an unknown name is an error,
-// never a silent default. This package makes no API calls.
+// each) and the registry of their Definitions, which each router package
+// fills from its init (Register) and internal/builtin links. A router's
+// name is the key it is configured under in
+// spec.strategy.canary.trafficRouting (Gateway API under
+// plugins["argoproj-labs/gatewayAPI"]); an unknown name is an error, never a
+// silent default.
+//
+// The planner imports this package, so it stays pure: no API calls, and it
+// must not import a client, controller-runtime or net/http
+// (internal/imports_test.go), not even to type a router's constructor.
 package traffic
 
 import (

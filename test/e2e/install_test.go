@@ -43,6 +43,13 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		{"delete", "rollouts.argoproj.io", "team-a", "no"},
 		{"create", "pods", "team-a", "no"},
 		{"delete", "services", "team-a", "no"},
+		// Route objects, from the routers' own markers: written with update
+		// (internal/traffic/objects), never patched.
+		{"update", "httproutes.gateway.networking.k8s.io", "team-a", "yes"},
+		{"patch", "httproutes.gateway.networking.k8s.io", "team-a", "no"},
+		{"create", "ingresses.networking.k8s.io", "team-a", "yes"}, // the NGINX canary Ingress
+		{"patch", "ingresses.networking.k8s.io", "team-a", "no"},
+		{"delete", "virtualservices.networking.istio.io", "team-a", "no"},
 	} {
 		out, _, _ := kubectl(t, "", "auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount)
 		if got := strings.TrimSpace(out); got != tc.want {

@@ -14,7 +14,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	_ "github.com/ramp-rollouts/ramp/internal/builtin" // every router this build ships
 	"github.com/ramp-rollouts/ramp/internal/traffic"
+	"github.com/ramp-rollouts/ramp/internal/traffic/alb"
+	"github.com/ramp-rollouts/ramp/internal/traffic/gatewayapi"
+	"github.com/ramp-rollouts/ramp/internal/traffic/istio"
+	"github.com/ramp-rollouts/ramp/internal/traffic/nginx"
+	"github.com/ramp-rollouts/ramp/internal/traffic/smi"
 )
 
 // routeState is what a router's objects send where, as the test reads them.
@@ -259,15 +265,20 @@ spec:
 // TestRouterCasesCoverEveryRouter: every router Ramp registers runs the
 // traffic scenario (a new router without an e2e case fails here).
 func TestRouterCasesCoverEveryRouter(t *testing.T) {
-	names := map[string]string{"gatewayapi": traffic.GatewayAPI, "istio": traffic.Istio, "nginx": traffic.Nginx, "alb": traffic.ALB, "smi": traffic.SMI}
+	names := map[string]string{"gatewayapi": gatewayapi.Name, "istio": istio.Name, "nginx": nginx.Name, "alb": alb.Name, "smi": smi.Name}
 	covered := map[string]bool{}
 	for _, rc := range routerCases {
 		covered[names[rc.name]] = true
-		if caps := traffic.Caps[names[rc.name]]; caps.HeaderRoutes != rc.headers {
-			t.Errorf("router case %s: headers %v, but the router's capability is %v", rc.name, rc.headers, caps.HeaderRoutes)
+		d, err := traffic.Lookup(names[rc.name])
+		if err != nil {
+			t.Errorf("router case %s: %v", rc.name, err)
+			continue
+		}
+		if d.Caps.HeaderRoutes != rc.headers {
+			t.Errorf("router case %s: headers %v, but the router's capability is %v", rc.name, rc.headers, d.Caps.HeaderRoutes)
 		}
 	}
-	for name := range traffic.Caps {
+	for _, name := range traffic.Names() {
 		if !covered[name] {
 			t.Errorf("router %q has no case in routerCases", name)
 		}

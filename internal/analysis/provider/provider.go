@@ -2,7 +2,10 @@
 // (prometheus, web, job, ...) live in one small package each and register
 // under the name of their field in an AnalysisTemplate's metric.provider
 // ("prometheus", "web", "job"); an unknown name is an error, never a silent
-// default.
+// default. Each registers itself from its init (Register) and
+// internal/builtin links them; Supported is the registered names. lint
+// imports this package, so it names no client, controller-runtime or
+// net/http (internal/imports_test.go), not even to type a constructor.
 //
 // A provider only measures: it returns the raw value that the metric's
 // successCondition/failureCondition judge (analysis.Evaluate), or decides the

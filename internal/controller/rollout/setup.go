@@ -19,6 +19,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
+	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
 // serviceIndex indexes Rollouts by the Services their strategy names.
@@ -28,29 +29,29 @@ const serviceIndex = ".spec.strategy.services"
 // read ("<Kind>.<group>/<namespace>/<name>").
 const routeIndex = ".spec.strategy.canary.trafficRouting.objects"
 
-// routeKinds are the kinds Ramp's traffic routers read and write.
-var routeKinds = []schema.GroupKind{
-	{Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"},
-	{Group: "networking.istio.io", Kind: "VirtualService"},
-	{Group: "networking.istio.io", Kind: "DestinationRule"},
-	{Group: "networking.k8s.io", Kind: "Ingress"},
-	{Group: "split.smi-spec.io", Kind: "TrafficSplit"},
-}
-
-// servedRouteKinds resolves the route kinds this cluster serves (at start:
-// a router CRD installed later is watched after a controller restart; until
-// then a Rollout using it reports the kind as not served).
-func servedRouteKinds(mgr ctrl.Manager) []schema.GroupVersionKind {
+// servedRouteKinds resolves the kinds r's routers read and write (their
+// traffic.Definition's Kinds) to the versions this cluster serves (at
+// start: a router CRD installed later is watched after a controller
+// restart; until then a Rollout using it reports the kind as not served).
+func (r *Reconciler) servedRouteKinds(mgr ctrl.Manager) ([]schema.GroupVersionKind, error) {
+	var names []string
+	if r.Routers != nil {
+		names = r.Routers.Names()
+	}
+	kinds, err := traffic.KindsOf(names)
+	if err != nil {
+		return nil, err
+	}
 	var out []schema.GroupVersionKind
-	for _, gk := range routeKinds {
-		m, err := mgr.GetRESTMapper().RESTMapping(gk)
+	for _, k := range kinds {
+		m, err := mgr.GetRESTMapper().RESTMapping(k.GroupKind)
 		if err != nil {
-			mgr.GetLogger().Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", gk.String())
+			mgr.GetLogger().Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", k.GroupKind.String())
 			continue
 		}
 		out = append(out, m.GroupVersionKind)
 	}
-	return out
+	return out, nil
 }
 
 func routeKey(gk schema.GroupKind, ns, name string) string {
@@ -137,8 +138,12 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	}); err != nil {
 		return err
 	}
+	routeKinds, err := r.servedRouteKinds(mgr)
+	if err != nil {
+		return err
+	}
 	b := ctrl.NewControllerManagedBy(mgr)
-	for _, gvk := range servedRouteKinds(mgr) {
+	for _, gvk := range routeKinds {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(gvk)
 		b = b.Watches(u, handler.EnqueueRequestsFromMapFunc(r.rolloutsForRoute))

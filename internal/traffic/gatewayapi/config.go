@@ -15,7 +15,7 @@ import (
 var httpRouteGVK = schema.GroupVersionKind{Group: "gateway.networking.k8s.io", Version: "v1", Kind: "HTTPRoute"}
 
 // pluginField is where the router's configuration lives in a Rollout.
-var pluginField = fmt.Sprintf("spec.strategy.canary.trafficRouting.plugins[%q]", traffic.GatewayAPI)
+var pluginField = fmt.Sprintf("spec.strategy.canary.trafficRouting.plugins[%q]", Name)
 
 // pluginConfig is the JSON the Argo Rollouts Gateway API plugin takes.
 // Keys Ramp does not use (grpcRoute, tcpRoute, configMap, ...) are ignored.
@@ -49,7 +49,7 @@ func httpRoutes(ro *rampv1.Rollout) ([]httpRoute, error) {
 	if tr == nil {
 		return nil, fmt.Errorf("%s: required", pluginField)
 	}
-	raw, ok := tr.Plugins[traffic.GatewayAPI]
+	raw, ok := tr.Plugins[Name]
 	if !ok {
 		return nil, fmt.Errorf("%s: required", pluginField)
 	}

@@ -17,7 +17,7 @@ import (
 func rollout(config string) *rampv1.Rollout {
 	tr := &rampv1.RolloutTrafficRouting{ManagedRoutes: []rampv1.ManagedRoute{{Name: "header"}, {Name: "mirror"}}}
 	if config != "" {
-		tr.Plugins = map[string]apiextensionsv1.JSON{traffic.GatewayAPI: {Raw: []byte(config)}}
+		tr.Plugins = map[string]apiextensionsv1.JSON{Name: {Raw: []byte(config)}}
 	}
 	return &rampv1.Rollout{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", UID: "uid-web"},
