@@ -123,7 +123,7 @@ func (r *base) judgeRun(run *Run, prev *rampv1.RolloutAnalysisRunStatus) bool {
 
 // abortDetail finds the message of the run that aborted this revision.
 func (r *base) abortDetail() string {
-	if r.a.detail != "" || !r.aborted {
+	if r.a.detail != "" || !r.aborted() {
 		return r.a.detail
 	}
 	for _, run := range r.in.Runs {
@@ -160,7 +160,7 @@ var runRoleDetail = map[RunType]string{
 // not want: runs of earlier revisions, of an aborted update, a background
 // run once the rollout completed.
 func (r *base) terminateRuns() {
-	if r.stable || r.aborted {
+	if r.stable() || r.aborted() {
 		clear(r.a.wanted)
 	}
 	for name, run := range r.in.Runs {

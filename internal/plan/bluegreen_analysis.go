@@ -16,7 +16,7 @@ func (r *blueGreenRun) prePromotion() bool {
 		return true
 	}
 	prev := s.BlueGreen.PrePromotionAnalysisRunStatus
-	if r.stable || r.aborted || r.promoted() {
+	if r.stable() || r.aborted() || r.promoted() {
 		s.BlueGreen.PrePromotionAnalysisRunStatus = r.refresh(prev)
 		return r.promoted()
 	}
@@ -39,7 +39,7 @@ func (r *blueGreenRun) postPromotion() {
 		return
 	}
 	prev := s.BlueGreen.PostPromotionAnalysisRunStatus
-	if r.stable || r.aborted || !r.promoted() {
+	if r.stable() || r.aborted() || !r.promoted() {
 		s.BlueGreen.PostPromotionAnalysisRunStatus = r.refresh(prev)
 		return
 	}
@@ -48,7 +48,7 @@ func (r *blueGreenRun) postPromotion() {
 	switch {
 	case r.judgeRun(run, prev):
 		r.completePromotion()
-	case r.aborted:
+	case r.aborted():
 		s.BlueGreen.ActiveSelector = s.StableRS
 	}
 }

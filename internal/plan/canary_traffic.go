@@ -75,9 +75,9 @@ func (r *canaryRun) floorFor(rs *ReplicaSet) int32 {
 // routedTarget is the step's canary weight and canary pod count at idx.
 func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 	switch {
-	case r.aborted:
+	case r.aborted():
 		return 0, 0
-	case r.stable:
+	case r.stable():
 		return 0, r.n
 	case int(idx) >= len(r.steps): // promoting: full canary, last weight held
 		weight = lastWeight(r.steps)
