@@ -2,6 +2,7 @@ package plan
 
 import (
 	"slices"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -28,7 +29,9 @@ type Run struct {
 	StepIndex   *int32 // step-index label (Step runs)
 	Phase       rampv1.AnalysisPhase
 	Message     string
-	Terminating bool // spec.terminate is set
+	Terminating bool      // spec.terminate is set
+	Created     time.Time // .metadata.creationTimestamp
+	Deleting    bool      // .metadata.deletionTimestamp is set
 }
 
 // RunStart asks the reconciler to create an AnalysisRun for NewHash.

@@ -81,6 +81,7 @@ func (r *base) invalid(msg string) Output {
 	r.counts()
 	r.s.Phase, r.s.Message = rampv1.RolloutPhaseDegraded, "InvalidSpec: "+msg
 	r.out.Status = r.s
+	r.observeWorkload()
 	return r.out
 }
 

@@ -49,8 +49,7 @@ func BlueGreen(in Input) Output {
 	r.phase(r.healthy())
 	r.analysisEvents()
 	r.quiet()
-	r.out.Status = r.s
-	return r.out
+	return r.finish()
 }
 
 // trackRevision notices a new pod template: the first one is stable (and

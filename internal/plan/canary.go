@@ -85,8 +85,7 @@ func Canary(in Input) Output {
 		r.s.ControllerPause = false
 	}
 	r.quiet()
-	r.out.Status = r.s
-	return r.out
+	return r.finish()
 }
 
 // resumedEvent says RolloutResumed when this pass lifts the last pause

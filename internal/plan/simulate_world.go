@@ -139,17 +139,7 @@ func (w *simWorld) applyRuns(hash string, out *Output) (started, terminated []st
 			name = fmt.Sprintf("%s.%d", strings.Split(name, ".")[0], n)
 		}
 		w.runs[name] = Run{Name: name, Type: st.Type, Hash: hash, StepIndex: st.StepIndex, Phase: rampv1.AnalysisPhaseRunning}
-		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
-		switch st.Type {
-		case RunStep:
-			out.Status.Canary.CurrentStepAnalysisRunStatus = ref
-		case RunBackground:
-			out.Status.Canary.CurrentBackgroundAnalysisRunStatus = ref
-		case RunPrePromotion:
-			out.Status.BlueGreen.PrePromotionAnalysisRunStatus = ref
-		case RunPostPromotion:
-			out.Status.BlueGreen.PostPromotionAnalysisRunStatus = ref
-		}
+		out.RunStarted(st.Type, name)
 		started = append(started, name)
 	}
 	for _, name := range out.TerminateRuns {

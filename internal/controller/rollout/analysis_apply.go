@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,7 +31,8 @@ func toPlanRuns(runs []*rampv1.AnalysisRun) map[string]plan.Run {
 	out := make(map[string]plan.Run, len(runs))
 	for _, ar := range runs {
 		run := plan.Run{Name: ar.Name, Type: plan.RunType(ar.Labels[RunTypeLabel]), Hash: ar.Labels[HashLabel],
-			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate}
+			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate,
+			Created: ar.CreationTimestamp.Time, Deleting: ar.DeletionTimestamp != nil}
 		if v, err := strconv.ParseInt(ar.Labels[RunStepIndexLabel], 10, 32); err == nil {
 			step := int32(v)
 			run.StepIndex = &step
@@ -88,8 +88,8 @@ func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) (
 	return "", nil
 }
 
-// startRuns creates the runs the plan asks for and records their names in
-// the status it will write.
+// startRuns creates the runs the plan asks for and records the name each
+// got in the planned status (plan.Output.RunStarted).
 func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
 	for _, start := range out.StartRuns {
 		spec, err := r.runSpec(ctx, ro, w.hash, start.Analysis, "analysis")
@@ -101,18 +101,7 @@ func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 			return err
 		}
 		r.expect.createdRS(runKey(ro.UID), name, r.Clock.Now())
-		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
-		s := &out.Status
-		switch start.Type {
-		case plan.RunStep:
-			s.Canary.CurrentStepAnalysisRunStatus = ref
-		case plan.RunBackground:
-			s.Canary.CurrentBackgroundAnalysisRunStatus = ref
-		case plan.RunPrePromotion:
-			s.BlueGreen.PrePromotionAnalysisRunStatus = ref
-		case plan.RunPostPromotion:
-			s.BlueGreen.PostPromotionAnalysisRunStatus = ref
-		}
+		out.RunStarted(start.Type, name)
 	}
 	return nil
 }
@@ -170,44 +159,16 @@ func (r *Reconciler) terminateRuns(ctx context.Context, w *world, names []string
 	return nil
 }
 
-// cleanupRuns deletes completed runs beyond spec.analysis's history limits
-// (successful and unsuccessful counted apart, oldest first), never a run the
-// status refers to.
-func (r *Reconciler) cleanupRuns(ctx context.Context, ro *rampv1.Rollout, runs []*rampv1.AnalysisRun, status rampv1.RolloutStatus) error {
-	keep := map[string]bool{}
-	for _, ref := range []*rampv1.RolloutAnalysisRunStatus{status.Canary.CurrentStepAnalysisRunStatus,
-		status.Canary.CurrentBackgroundAnalysisRunStatus, status.BlueGreen.PrePromotionAnalysisRunStatus,
-		status.BlueGreen.PostPromotionAnalysisRunStatus} {
-		if ref != nil {
-			keep[ref.Name] = true
-		}
-	}
-	var ok, bad []*rampv1.AnalysisRun
-	for _, ar := range runs {
-		switch {
-		case keep[ar.Name] || !ar.Status.Phase.Completed() || ar.DeletionTimestamp != nil:
-		case ar.Status.Phase == rampv1.AnalysisPhaseSuccessful:
-			ok = append(ok, ar)
-		default:
-			bad = append(bad, ar)
-		}
-	}
-	okLimit, badLimit := ro.SuccessfulRunHistoryLimit(), ro.UnsuccessfulRunHistoryLimit()
-	for _, set := range []struct {
-		runs  []*rampv1.AnalysisRun
-		limit int32
-	}{{ok, okLimit}, {bad, badLimit}} {
-		extra := len(set.runs) - int(max(set.limit, 0))
-		if extra <= 0 {
+// cleanupRuns deletes the completed runs the plan names (plan.RunCleanup:
+// beyond spec.analysis's history limits).
+func (r *Reconciler) cleanupRuns(ctx context.Context, w *world, names []string) error {
+	for _, name := range names {
+		ar := w.run(name)
+		if ar == nil {
 			continue
 		}
-		sort.Slice(set.runs, func(i, j int) bool {
-			return set.runs[i].CreationTimestamp.Before(&set.runs[j].CreationTimestamp)
-		})
-		for _, ar := range set.runs[:extra] {
-			if err := r.Client.Delete(ctx, ar, client.Preconditions{UID: &ar.UID}); client.IgnoreNotFound(err) != nil {
-				return fmt.Errorf("delete old analysisrun %s: %w", ar.Name, err)
-			}
+		if err := r.Client.Delete(ctx, ar, client.Preconditions{UID: &ar.UID}); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("delete old analysisrun %s: %w", ar.Name, err)
 		}
 	}
 	return nil

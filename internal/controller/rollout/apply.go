@@ -66,7 +66,7 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 	if err := r.syncEphemeral(ctx, ro, w, &out.Status); err != nil {
 		return err
 	}
-	return r.cleanupHistory(ctx, ro, w)
+	return r.cleanupHistory(ctx, w, out.DeleteReplicaSets)
 }
 
 // applyRuns creates and stops AnalysisRuns as planned and trims their
@@ -84,7 +84,7 @@ func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 	if err := r.applyExperiments(ctx, ro, w, out); err != nil {
 		return err
 	}
-	return r.cleanupRuns(ctx, ro, w.runs, out.Status)
+	return r.cleanupRuns(ctx, w, out.DeleteRuns)
 }
 
 // changedReplicaSets lists the ReplicaSets the plan scales or annotates.

@@ -50,10 +50,7 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 		if err := r.createExperiment(ctx, ro, ex, w); err != nil {
 			return err
 		}
-		// recorded at once, as runs are: an Experiment that ends before
-		// the next pass is judged by this record, not taken for missing
-		// and started again
-		out.Status.Canary.CurrentExperiment = ex.Name
+		out.ExperimentStarted(ex.Name)
 	}
 	for _, ex := range w.experiments {
 		if !slices.Contains(out.TerminateExperiments, ex.Name) {

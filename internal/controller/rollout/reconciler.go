@@ -106,7 +106,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.applyRuns(ctx, ro, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := r.scaleWorkload(ctx, ro, w, &out.Status); err != nil {
+	if err := r.scaleWorkload(ctx, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := r.patchStatus(ctx, ro, out.Status); err != nil {
