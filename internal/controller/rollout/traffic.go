@@ -137,9 +137,9 @@ func (r *Reconciler) ensureFinalizer(ctx context.Context, ro *rampv1.Rollout) (b
 }
 
 // release puts every route of a deleted Rollout back on stable
-// (plan.ReleaseRoute), removes
-// what the routers created, then lets the deletion finish. A route object
-// that is gone (or misconfigured) has nothing left to restore.
+// (plan.ReleaseRoute), removes what the routers created, then lets the
+// deletion finish. A route object that is gone (or misconfigured) has
+// nothing left to restore.
 func (r *Reconciler) release(ctx context.Context, ro *rampv1.Rollout) error {
 	if !controllerutil.ContainsFinalizer(ro, TrafficFinalizer) {
 		return nil
