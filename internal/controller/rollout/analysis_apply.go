@@ -110,25 +110,23 @@ func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 // that is still running (ours, created by a pass whose status write did not
 // land), that run is reused; otherwise ".1", ".2", ... is appended (a retry).
 func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (string, error) {
-	base := ar.Name
-	for n := 0; n < 100; n++ {
-		if n > 0 {
-			ar.Name = fmt.Sprintf("%s.%d", base, n)
-		}
-		err := r.Client.Create(ctx, ar)
-		if err == nil {
-			return ar.Name, nil
-		}
-		if !apierrors.IsAlreadyExists(err) {
-			return "", fmt.Errorf("create analysisrun %s: %w", ar.Name, err)
-		}
+	free := func(string) nameUse { return nameFree }
+	taken := func(ctx context.Context, name string) (nameUse, error) {
 		var old rampv1.AnalysisRun
-		if err := r.Client.Get(ctx, client.ObjectKeyFromObject(ar), &old); err == nil && sameRole(&old, ar) &&
-			!old.Status.Phase.Completed() && !old.Spec.Terminate {
-			return old.Name, nil
+		switch err := r.Client.Get(ctx, client.ObjectKey{Namespace: ar.Namespace, Name: name}, &old); {
+		case apierrors.IsNotFound(err):
+			return nameSpent, nil // gone since: its name goes to a later try
+		case err != nil:
+			return 0, fmt.Errorf("read analysisrun %s: %w", name, err)
+		case sameRole(&old, ar) && !old.Status.Phase.Completed() && !old.Spec.Terminate:
+			return nameOurs, nil
 		}
+		return nameSpent, nil
 	}
-	return "", fmt.Errorf("create analysisrun %s: 100 names taken", base)
+	if _, err := r.createFree(ctx, "analysisrun", ar, free, taken); err != nil {
+		return "", err
+	}
+	return ar.Name, nil
 }
 
 func sameRole(a, b *rampv1.AnalysisRun) bool {
