@@ -66,4 +66,3 @@ func TestRunNameTaken(t *testing.T) {
 		})
 	}
 }
-
