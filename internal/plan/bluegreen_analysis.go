@@ -21,7 +21,8 @@ func (r *blueGreenRun) prePromotion() bool {
 		return r.promoted()
 	}
 	nw, size := r.in.New, r.previewSize()
-	if r.run(prev, RunPrePromotion, nil) == nil && (nw == nil || nw.Spec != size || nw.Available < size) {
+	started := r.run(prev, RunPrePromotion, nil) != nil || r.unrecorded(RunPrePromotion, nil) != nil
+	if !started && (nw == nil || nw.Spec != size || nw.Available < size) {
 		return false // the preview is not ready to be measured yet
 	}
 	ref, run := r.ensureRun(prev, RunPrePromotion, nil, *a)

@@ -66,3 +66,31 @@ func TestRunNameTaken(t *testing.T) {
 		})
 	}
 }
+
+// TestLostStatusWriteKeepsRun: when the status write of the pass that
+// started a run fails, the next pass finds that run going (the cache shows
+// it, the status names none): it records and keeps it, starting no other
+// and stopping none. Before the plan adopted such a run it stopped the run
+// it then recorded.
+func TestLostStatusWriteKeepsRun(t *testing.T) {
+	ro := webRollout(t, "      analysis: {templates: [{templateName: t}]}\n      steps: [{setWeight: 50}, {pause: {}}]\n")
+	env, r := newEnv(t, ro, analysisTemplate("t"))
+	converge(t, env, r, "web")
+	update(t, env, "web", func(ro *rampv1.Rollout) { ro.Spec.Template.Spec.Containers[0].Image = "nginx:2" })
+	env.FailAt(controllertest.Match{Verb: "patch status", Kind: "Rollout"}, 0, controllertest.Errors()["timeout"])
+	if _, err := pass(r, "web"); err == nil {
+		t.Fatal("pass: no error, want the status write's")
+	}
+	converge(t, env, r, "web")
+	var runs rampv1.AnalysisRunList
+	if err := env.API.List(context.Background(), &runs); err != nil {
+		t.Fatal(err)
+	}
+	ref := getRollout(t, env, "web").Status.Canary.CurrentBackgroundAnalysisRunStatus
+	if len(runs.Items) != 1 || runs.Items[0].Spec.Terminate || ref == nil || ref.Name != runs.Items[0].Name {
+		for _, ar := range runs.Items {
+			t.Logf("run %s terminate=%v", ar.Name, ar.Spec.Terminate)
+		}
+		t.Errorf("status names %+v; want the one run, going", ref)
+	}
+}
