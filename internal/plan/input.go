@@ -4,6 +4,7 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/outcome"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
@@ -69,11 +70,7 @@ type Traffic struct {
 }
 
 // Event is a Kubernetes Event the reconciler should record on the Rollout.
-type Event struct {
-	Warning bool
-	Reason  string
-	Message string
-}
+type Event = outcome.Event
 
 // Output is what the reconciler should make true.
 type Output struct {
@@ -140,15 +137,8 @@ func (o *Output) warn(reason, format string, args ...any) {
 	o.Events = append(o.Events, Event{Warning: true, Reason: reason, Message: sprintf(format, args...)})
 }
 
-// requeue keeps the earliest positive wake-up.
-func (o *Output) requeue(d time.Duration) {
-	if d <= 0 {
-		d = time.Millisecond
-	}
-	if o.RequeueAfter == 0 || d < o.RequeueAfter {
-		o.RequeueAfter = d
-	}
-}
+// requeue keeps the earliest wake-up (outcome.Sooner).
+func (o *Output) requeue(d time.Duration) { o.RequeueAfter = outcome.Sooner(o.RequeueAfter, d) }
 
 // RunStarted records in the planned status the name of the AnalysisRun
 // the reconciler created (or found running) for a StartRuns entry of type
