@@ -18,21 +18,12 @@ func HistoryCleanup(limit int32, others []ReplicaSet) []string {
 			idle = append(idle, rs)
 		}
 	}
-	extra := len(idle) - int(max(limit, 0))
-	if extra <= 0 {
-		return nil
-	}
-	slices.SortStableFunc(idle, func(a, b ReplicaSet) int {
-		if a.Revision != b.Revision {
-			return cmp.Compare(a.Revision, b.Revision)
+	return beyond(idle, limit, func(a, b ReplicaSet) int {
+		if c := cmp.Compare(a.Revision, b.Revision); c != 0 {
+			return c
 		}
 		return strings.Compare(a.Name, b.Name)
-	})
-	names := make([]string, extra)
-	for i, rs := range idle[:extra] {
-		names[i] = rs.Name
-	}
-	return names
+	}, func(rs ReplicaSet) string { return rs.Name })
 }
 
 // RunCleanup names the AnalysisRuns to delete: completed runs beyond
@@ -58,24 +49,27 @@ func RunCleanup(ro *rampv1.Rollout, runs map[string]Run, st *rampv1.RolloutStatu
 			bad = append(bad, run)
 		}
 	}
-	return append(oldest(ok, ro.SuccessfulRunHistoryLimit()), oldest(bad, ro.UnsuccessfulRunHistoryLimit())...)
-}
-
-// oldest names the runs beyond the newest limit, oldest first.
-func oldest(runs []Run, limit int32) []string {
-	extra := len(runs) - int(max(limit, 0))
-	if extra <= 0 {
-		return nil
-	}
-	slices.SortFunc(runs, func(a, b Run) int {
+	byAge := func(a, b Run) int {
 		if c := a.Created.Compare(b.Created); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Name, b.Name)
-	})
+	}
+	name := func(run Run) string { return run.Name }
+	return append(beyond(ok, ro.SuccessfulRunHistoryLimit(), byAge, name), beyond(bad, ro.UnsuccessfulRunHistoryLimit(), byAge, name)...)
+}
+
+// beyond names the items past the newest limit (a negative limit keeps
+// none), oldest first as order sorts them.
+func beyond[T any](items []T, limit int32, order func(a, b T) int, name func(T) string) []string {
+	extra := len(items) - int(max(limit, 0))
+	if extra <= 0 {
+		return nil
+	}
+	slices.SortFunc(items, order)
 	names := make([]string, extra)
-	for i, run := range runs[:extra] {
-		names[i] = run.Name
+	for i, it := range items[:extra] {
+		names[i] = name(it)
 	}
 	return names
 }
