@@ -8,7 +8,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -168,6 +170,7 @@ func (r *Reconciler) cleanupRuns(ctx context.Context, w *world, names []string) 
 		if err := r.Client.Delete(ctx, ar, client.Preconditions{UID: &ar.UID}); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("delete old analysisrun %s: %w", ar.Name, err)
 		}
+		log.FromContext(ctx).V(1).Info("deleted old analysisrun", "analysisrun", klog.KObj(ar))
 	}
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -139,6 +141,7 @@ func (r *Reconciler) cleanupHistory(ctx context.Context, w *world, names []strin
 		if err := r.Client.Delete(ctx, rs, client.Preconditions{UID: &rs.UID}); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("delete old ReplicaSet %s: %w", rs.Name, err)
 		}
+		log.FromContext(ctx).V(1).Info("deleted old replicaset", "replicaset", klog.KObj(rs))
 	}
 	return nil
 }
