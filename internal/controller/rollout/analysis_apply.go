@@ -8,9 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -90,6 +88,27 @@ func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) (
 	return "", nil
 }
 
+// applyRuns creates and stops AnalysisRuns as planned and trims their
+// history; the names of the created runs go into out.Status.
+func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
+	if w.invalid != "" {
+		return nil
+	}
+	if err := r.startRuns(ctx, ro, w, out); err != nil {
+		return err
+	}
+	if err := r.terminateRuns(ctx, w, out.TerminateRuns); err != nil {
+		return err
+	}
+	if err := r.applyExperiments(ctx, ro, w, out); err != nil {
+		return err
+	}
+	return r.deleteOld(ctx, "analysisrun", out.DeleteRuns, func(name string) (client.Object, bool) {
+		ar := w.run(name)
+		return ar, ar != nil
+	})
+}
+
 // startRuns creates the runs the plan asks for and records the name each
 // got in the planned status (plan.Output.RunStarted).
 func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
@@ -155,22 +174,6 @@ func (r *Reconciler) terminateRuns(ctx context.Context, w *world, names []string
 			return fmt.Errorf("terminate analysisrun %s: %w", name, err)
 		}
 		r.expect.wrote(ar.UID, rv, r.Clock.Now())
-	}
-	return nil
-}
-
-// cleanupRuns deletes the completed runs the plan names (plan.RunCleanup:
-// beyond spec.analysis's history limits).
-func (r *Reconciler) cleanupRuns(ctx context.Context, w *world, names []string) error {
-	for _, name := range names {
-		ar := w.run(name)
-		if ar == nil {
-			continue
-		}
-		if err := r.Client.Delete(ctx, ar, client.Preconditions{UID: &ar.UID}); client.IgnoreNotFound(err) != nil {
-			return fmt.Errorf("delete old analysisrun %s: %w", ar.Name, err)
-		}
-		log.FromContext(ctx).V(1).Info("deleted old analysisrun", "analysisrun", klog.KObj(ar))
 	}
 	return nil
 }

@@ -11,9 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -128,22 +126,6 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 		return nil // the namespace is going away with the Rollout
 	}
 	return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
-}
-
-// cleanupHistory deletes the old ReplicaSets the plan names
-// (plan.HistoryCleanup: beyond revisionHistoryLimit).
-func (r *Reconciler) cleanupHistory(ctx context.Context, w *world, names []string) error {
-	for _, name := range names {
-		rs := w.byName(name)
-		if rs == nil {
-			continue
-		}
-		if err := r.Client.Delete(ctx, rs, client.Preconditions{UID: &rs.UID}); client.IgnoreNotFound(err) != nil {
-			return fmt.Errorf("delete old ReplicaSet %s: %w", rs.Name, err)
-		}
-		log.FromContext(ctx).V(1).Info("deleted old replicaset", "replicaset", klog.KObj(rs))
-	}
-	return nil
 }
 
 func rsName(ro *rampv1.Rollout, hash string) string { return ro.Name + "-" + hash }
