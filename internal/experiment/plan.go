@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/outcome"
 )
 
 // Defaults, as upstream.
@@ -80,10 +81,7 @@ type Output struct {
 }
 
 // Event is a Kubernetes Event on the Experiment.
-type Event struct {
-	Warning         bool
-	Reason, Message string
-}
+type Event = outcome.Event
 
 // Plan decides the next state of an Experiment.
 func Plan(in Input) Output {
@@ -343,10 +341,10 @@ func (p *planner) templateStatuses() {
 	st.TemplateStatuses = out
 }
 
+// requeue keeps the earliest wake-up (outcome.Sooner); every caller's d is
+// positive (a deadline not reached yet).
 func (p *planner) requeue(d time.Duration) {
-	if d > 0 && (p.out.RequeueAfter == 0 || d < p.out.RequeueAfter) {
-		p.out.RequeueAfter = d
-	}
+	p.out.RequeueAfter = outcome.Sooner(p.out.RequeueAfter, d)
 }
 
 func (p *planner) event(warning bool, reason, msg string) {

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"maps"
 	"slices"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -28,7 +30,9 @@ type Run struct {
 	StepIndex   *int32 // step-index label (Step runs)
 	Phase       rampv1.AnalysisPhase
 	Message     string
-	Terminating bool // spec.terminate is set
+	Terminating bool      // spec.terminate is set
+	Created     time.Time // .metadata.creationTimestamp
+	Deleting    bool      // .metadata.deletionTimestamp is set
 }
 
 // RunStart asks the reconciler to create an AnalysisRun for NewHash.
@@ -64,12 +68,34 @@ func (r *base) run(ref *rampv1.RolloutAnalysisRunStatus, t RunType, step *int32)
 // revision, asking for it to be started when there is none. The returned
 // status has an empty name until the reconciler created the run.
 func (r *base) ensureRun(ref *rampv1.RolloutAnalysisRunStatus, t RunType, step *int32, a rampv1.RolloutAnalysis) (*rampv1.RolloutAnalysisRunStatus, *Run) {
-	if run := r.run(ref, t, step); run != nil {
+	run := r.run(ref, t, step)
+	if run == nil {
+		run = r.unrecorded(t, step)
+	}
+	if run != nil {
 		r.a.wanted[run.Name] = !run.Phase.Completed()
 		return statusOf(*run), run
 	}
 	r.out.StartRuns = append(r.out.StartRuns, RunStart{Type: t, StepIndex: step, Analysis: a})
 	return &rampv1.RolloutAnalysisRunStatus{Status: rampv1.AnalysisPhasePending}, nil
+}
+
+// unrecorded is a run of type t (and step) for this revision that is still
+// going though the status names none: started by a pass whose status write
+// was lost. It is this try's run, kept rather than stopped and started
+// again. The first by name, or nil.
+func (r *base) unrecorded(t RunType, step *int32) *Run {
+	for _, name := range slices.Sorted(maps.Keys(r.in.Runs)) {
+		run := r.in.Runs[name]
+		if run.Hash != r.in.NewHash || run.Type != t || run.Phase.Completed() || run.Terminating || run.Deleting {
+			continue
+		}
+		if (step == nil) != (run.StepIndex == nil) || (step != nil && *step != *run.StepIndex) {
+			continue
+		}
+		return &run
+	}
+	return nil
 }
 
 // refresh copies a recorded run's current phase into its status reference.
@@ -123,7 +149,7 @@ func (r *base) judgeRun(run *Run, prev *rampv1.RolloutAnalysisRunStatus) bool {
 
 // abortDetail finds the message of the run that aborted this revision.
 func (r *base) abortDetail() string {
-	if r.a.detail != "" || !r.aborted {
+	if r.a.detail != "" || !r.aborted() {
 		return r.a.detail
 	}
 	for _, run := range r.in.Runs {
@@ -160,7 +186,7 @@ var runRoleDetail = map[RunType]string{
 // not want: runs of earlier revisions, of an aborted update, a background
 // run once the rollout completed.
 func (r *base) terminateRuns() {
-	if r.stable || r.aborted {
+	if r.stable() || r.aborted() {
 		clear(r.a.wanted)
 	}
 	for name, run := range r.in.Runs {

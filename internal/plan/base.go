@@ -13,21 +13,30 @@ import (
 // base is what every strategy's planning pass shares: the input, the status
 // being built, the output, and the conditions/phase logic.
 type base struct {
-	in      Input
-	ro      *rampv1.Rollout
-	s       rampv1.RolloutStatus // the status being built
-	out     Output
-	n       int32
-	aborted bool
-	stable  bool     // spec.template is the stable version
-	scaled  []string // ReplicaSets this pass scales, for one Event
-	a       analyses
-	// revised is set when this pass starts a new revision: scaleEvent then
-	// tells it in upstream's order (RolloutUpdated was already recorded):
-	// NewReplicaSetCreated, RolloutNotCompleted, the scaling, and for the
-	// very first revision RolloutCompleted.
-	revised, notCompleted, first bool
+	in     Input
+	ro     *rampv1.Rollout
+	s      rampv1.RolloutStatus // the status being built
+	out    Output
+	n      int32
+	scaled []string // ReplicaSets this pass scales, for one Event
+	a      analyses
 }
+
+// stable reports whether spec.template is the stable version, as the
+// status being built says (it is never kept apart, so no step can read a
+// stale copy).
+func (r *base) stable() bool { return r.s.StableRS == r.in.NewHash }
+
+// aborted reports whether this pass acts on an abort: abortOrRetry records
+// the time it did in status.abortedAt. An abort the progress deadline asks
+// for (status.abort alone) is acted on in the next pass.
+func (r *base) aborted() bool { return r.s.AbortedAt != nil }
+
+// revisionStart is what a pass that starts a revision tells after the
+// scaling (RolloutUpdated is recorded at once): RolloutNotCompleted, and
+// for the very first revision RolloutCompleted. The zero value: no new
+// revision.
+type revisionStart struct{ notCompleted, first bool }
 
 func newBase(in Input) base {
 	b := base{in: in, ro: in.Rollout, n: in.Rollout.Replicas(), a: analyses{wanted: map[string]bool{}}}
@@ -72,6 +81,7 @@ func (r *base) invalid(msg string) Output {
 	r.counts()
 	r.s.Phase, r.s.Message = rampv1.RolloutPhaseDegraded, "InvalidSpec: "+msg
 	r.out.Status = r.s
+	r.observeWorkload()
 	return r.out
 }
 
@@ -109,19 +119,21 @@ func (r *base) setScale(name string, from, to int32) {
 }
 
 // scaleEvent records one ScalingReplicaSet Event for every ReplicaSet this
-// pass creates or scales (one API write instead of one per ReplicaSet).
-func (r *base) scaleEvent() {
+// pass creates or scales (one API write instead of one per ReplicaSet), in
+// upstream's order with what a new revision tells: NewReplicaSetCreated,
+// RolloutNotCompleted, the scaling, RolloutCompleted of the first revision.
+func (r *base) scaleEvent(rev revisionStart) {
 	if r.out.CreateNew {
 		r.out.event(rampv1.RolloutReasonNewReplicaSetCreated, "Created ReplicaSet %s-%s (revision %d)", r.ro.Name, r.in.NewHash, r.revision())
 		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
 	}
-	if r.notCompleted {
+	if rev.notCompleted {
 		r.out.event(rampv1.RolloutReasonNotCompleted, rampv1.RolloutMessageNotCompleted, r.revision(), r.in.NewHash)
 	}
 	if len(r.scaled) > 0 {
 		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
 	}
-	if r.first {
+	if rev.first {
 		r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.revision(), r.in.NewHash, "Initial deploy")
 	}
 }
@@ -129,11 +141,10 @@ func (r *base) scaleEvent() {
 // newRevision records the start of a revision (a new pod template, or a
 // return to an older one): RolloutUpdated now, the rest in scaleEvent.
 // Completed turning False is told once, as upstream does.
-func (r *base) newRevision(first bool) {
-	r.revised, r.first = true, first
+func (r *base) newRevision(first bool) revisionStart {
 	c := findCondition(&r.ro.Status, rampv1.RolloutCompleted)
-	r.notCompleted = c == nil || c.Status != corev1.ConditionFalse
 	r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
+	return revisionStart{notCompleted: c == nil || c.Status != corev1.ConditionFalse, first: first}
 }
 
 // abortOrRetry applies status.abort (as the plugin and Argo CD set it) and
@@ -141,13 +152,12 @@ func (r *base) newRevision(first bool) {
 // version, where there is nothing to abort (the flags are reset).
 func (r *base) abortOrRetry() bool {
 	s := &r.s
-	if r.stable {
+	if r.stable() {
 		s.Abort, s.AbortedAt, s.PromoteFull = false, nil, false
 		return false
 	}
 	switch {
 	case s.Abort:
-		r.aborted = true
 		if s.AbortedAt == nil {
 			s.AbortedAt = &metav1.Time{Time: r.in.Now}
 			r.out.warn(rampv1.RolloutReasonAborted, rampv1.RolloutMessageAborted, r.revision())

@@ -30,9 +30,9 @@ func BlueGreen(in Input) Output {
 		return r.invalid(in.Invalid)
 	}
 	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
-	r.trackRevision()
+	rev := r.trackRevision()
 	r.userActions()
-	if !r.aborted && !r.stable && !r.ro.Spec.Paused && !r.promoted() {
+	if !r.aborted() && !r.stable() && !r.ro.Spec.Paused && !r.promoted() {
 		r.promotionGate()
 	}
 	pre := r.prePromotion()
@@ -41,7 +41,7 @@ func BlueGreen(in Input) Output {
 	r.postPromotion()
 	r.terminateRuns()
 	r.services()
-	r.scaleEvent()
+	r.scaleEvent(rev)
 	r.restart(r.restartUnavailable())
 	r.counts()
 	r.conditions(0, r.healthy())
@@ -49,13 +49,13 @@ func BlueGreen(in Input) Output {
 	r.phase(r.healthy())
 	r.analysisEvents()
 	r.quiet()
-	r.out.Status = r.s
-	return r.out
+	return r.finish()
 }
 
 // trackRevision notices a new pod template: the first one is stable (and
-// active) at once; a later one restarts the promotion flow.
-func (r *blueGreenRun) trackRevision() {
+// active) at once; a later one restarts the promotion flow. It returns what
+// scaleEvent tells of a new revision.
+func (r *blueGreenRun) trackRevision() (rev revisionStart) {
 	s := &r.s
 	if s.CurrentPodHash != r.in.NewHash {
 		first := s.StableRS == ""
@@ -66,15 +66,15 @@ func (r *blueGreenRun) trackRevision() {
 		if first {
 			s.StableRS = r.in.NewHash
 		}
-		r.newRevision(first)
+		rev = r.newRevision(first)
 		// a first blue-green revision is active at once: it never counts
 		// as not completed (upstream records no RolloutNotCompleted)
-		r.notCompleted = r.notCompleted && !first
+		rev.notCompleted = rev.notCompleted && !first
 	}
-	r.stable = s.StableRS == r.in.NewHash
 	if s.BlueGreen.ActiveSelector == "" {
 		s.BlueGreen.ActiveSelector = s.StableRS
 	}
+	return rev
 }
 
 // userActions applies abort, retry and promote --full.
@@ -83,13 +83,13 @@ func (r *blueGreenRun) userActions() {
 	if !r.abortOrRetry() {
 		return
 	}
-	if r.aborted {
+	if r.aborted() {
 		s.BlueGreen.ScaleUpPreviewCheckPoint = false
 		if r.promoted() { // aborted during post-promotion analysis: live traffic back to stable
 			s.BlueGreen.ActiveSelector = s.StableRS
 		}
 	}
-	if s.PromoteFull && !r.aborted {
+	if s.PromoteFull && !r.aborted() {
 		s.PauseConditions, s.ControllerPause = nil, false
 		s.BlueGreen.ScaleUpPreviewCheckPoint = true
 	}
@@ -97,7 +97,7 @@ func (r *blueGreenRun) userActions() {
 
 // previewSize is how many pods the new ReplicaSet runs before promotion.
 func (r *blueGreenRun) previewSize() int32 {
-	if p := r.b.PreviewReplicaCount; p != nil && !r.stable && !r.promoted() && !r.s.BlueGreen.ScaleUpPreviewCheckPoint {
+	if p := r.b.PreviewReplicaCount; p != nil && !r.stable() && !r.promoted() && !r.s.BlueGreen.ScaleUpPreviewCheckPoint {
 		return min(max(*p, 0), r.n)
 	}
 	return r.n
@@ -116,7 +116,7 @@ func (r *blueGreenRun) promotionGate() {
 	// retry is no way back: the aborted ReplicaSet's deadline does not skip
 	// the pause the update asked for.
 	retrying := r.ro.Status.AbortedAt != nil && !r.ro.Status.Abort
-	if nw.ScaleDownAt != nil && !r.aborted && !retrying {
+	if nw.ScaleDownAt != nil && !r.aborted() && !retrying {
 		s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonBlueGreenPause)
 		s.ControllerPause = len(s.PauseConditions) > 0
 		s.BlueGreen.ScaleUpPreviewCheckPoint = true
@@ -168,16 +168,16 @@ func (r *blueGreenRun) scale() {
 	}
 	nw, now := r.in.New, r.in.Now
 	newSize := r.previewSize()
-	if r.aborted {
+	if r.aborted() {
 		newSize = r.delayedZero(nw, r.ro.AbortScaleDownDelaySeconds())
 	}
 	if nw == nil {
-		if !r.aborted {
+		if !r.aborted() {
 			r.out.CreateNew, r.out.NewReplicas = true, newSize
 		}
 	} else {
 		r.setScale(nw.Name, nw.Spec, newSize)
-		if !r.aborted && nw.ScaleDownAt != nil {
+		if !r.aborted() && nw.ScaleDownAt != nil {
 			r.clearDeadline(nw.Name) // retried, or back to this revision
 		}
 	}

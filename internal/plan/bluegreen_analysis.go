@@ -16,12 +16,13 @@ func (r *blueGreenRun) prePromotion() bool {
 		return true
 	}
 	prev := s.BlueGreen.PrePromotionAnalysisRunStatus
-	if r.stable || r.aborted || r.promoted() {
+	if r.stable() || r.aborted() || r.promoted() {
 		s.BlueGreen.PrePromotionAnalysisRunStatus = r.refresh(prev)
 		return r.promoted()
 	}
 	nw, size := r.in.New, r.previewSize()
-	if r.run(prev, RunPrePromotion, nil) == nil && (nw == nil || nw.Spec != size || nw.Available < size) {
+	started := r.run(prev, RunPrePromotion, nil) != nil || r.unrecorded(RunPrePromotion, nil) != nil
+	if !started && (nw == nil || nw.Spec != size || nw.Available < size) {
 		return false // the preview is not ready to be measured yet
 	}
 	ref, run := r.ensureRun(prev, RunPrePromotion, nil, *a)
@@ -39,7 +40,7 @@ func (r *blueGreenRun) postPromotion() {
 		return
 	}
 	prev := s.BlueGreen.PostPromotionAnalysisRunStatus
-	if r.stable || r.aborted || !r.promoted() {
+	if r.stable() || r.aborted() || !r.promoted() {
 		s.BlueGreen.PostPromotionAnalysisRunStatus = r.refresh(prev)
 		return
 	}
@@ -48,7 +49,7 @@ func (r *blueGreenRun) postPromotion() {
 	switch {
 	case r.judgeRun(run, prev):
 		r.completePromotion()
-	case r.aborted:
+	case r.aborted():
 		s.BlueGreen.ActiveSelector = s.StableRS
 	}
 }

@@ -11,7 +11,7 @@ import (
 // post-promotion analysis, once that analysis succeeded.
 func (r *blueGreenRun) switchActive(preDone bool) {
 	s, nw := &r.s, r.in.New
-	if r.stable || r.aborted || r.ro.Spec.Paused || !s.BlueGreen.ScaleUpPreviewCheckPoint || !preDone {
+	if r.stable() || r.aborted() || r.ro.Spec.Paused || !s.BlueGreen.ScaleUpPreviewCheckPoint || !preDone {
 		return
 	}
 	if nw == nil || nw.Spec != r.n || nw.Available < r.n {
@@ -27,7 +27,7 @@ func (r *blueGreenRun) switchActive(preDone bool) {
 
 // completePromotion makes the new, active ReplicaSet stable.
 func (r *blueGreenRun) completePromotion() {
-	r.s.StableRS, r.stable = r.in.NewHash, true
+	r.s.StableRS = r.in.NewHash
 	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, "Rollout is healthy")
 }
 
@@ -50,7 +50,7 @@ func (r *blueGreenRun) services() {
 	}
 	preview := s.BlueGreen.PreviewSelector
 	switch {
-	case r.stable:
+	case r.stable():
 		preview = s.BlueGreen.ActiveSelector
 	case nw != nil && nw.Available >= r.previewSize() && nw.Available > 0:
 		preview = r.in.NewHash
@@ -80,6 +80,6 @@ func (r *blueGreenRun) counts() {
 // ReplicaSets waiting for their scale-down delay do not make it unhealthy.
 func (r *blueGreenRun) healthy() bool {
 	nw := r.in.New
-	return r.stable && nw != nil && r.s.BlueGreen.ActiveSelector == r.in.NewHash &&
+	return r.stable() && nw != nil && r.s.BlueGreen.ActiveSelector == r.in.NewHash &&
 		nw.Available >= r.n && nw.Replicas == r.n
 }

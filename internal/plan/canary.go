@@ -39,9 +39,9 @@ func Canary(in Input) Output {
 	}
 	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
 
-	r.trackRevision()
+	rev := r.trackRevision()
 	r.userActions()
-	if !r.aborted && !r.stable && !r.ro.Spec.Paused {
+	if !r.aborted() && !r.stable() && !r.ro.Spec.Paused {
 		r.advanceSteps()
 	}
 	r.stepRunEvent()
@@ -51,20 +51,22 @@ func Canary(in Input) Output {
 	if r.routed() {
 		r.routedComplete()
 		r.routedScale()
-		r.scaleEvent()
+		r.scaleEvent(rev)
 		r.terminateRuns()
 		r.routedServices()
 		healthy = r.routedHealthy
 	} else {
 		canarySpec, stableSpec, othersSpec := r.scale()
-		r.scaleEvent()
+		r.scaleEvent(rev)
 		r.complete(canarySpec, stableSpec, othersSpec)
 		r.terminateRuns()
 		r.services()
 	}
 	r.restart(r.unavailable)
 	r.counts()
-	r.routedWeights()
+	if rt := r.out.Route; rt != nil {
+		r.routedWeights(*rt)
+	}
 	r.conditions(r.unavailable, healthy())
 	if r.routed() && healthy() {
 		r.delayedConditions()
@@ -83,8 +85,7 @@ func Canary(in Input) Output {
 		r.s.ControllerPause = false
 	}
 	r.quiet()
-	r.out.Status = r.s
-	return r.out
+	return r.finish()
 }
 
 // resumedEvent says RolloutResumed when this pass lifts the last pause
@@ -105,7 +106,8 @@ func (r *canaryRun) resumedEvent() {
 
 // trackRevision notices a new pod template (steps restart at 0; the first
 // revision and a return to the stable template skip them) and edited steps.
-func (r *canaryRun) trackRevision() {
+// It returns what scaleEvent tells of a new revision.
+func (r *canaryRun) trackRevision() (rev revisionStart) {
 	s, nSteps, stepsHash := &r.s, int32(len(r.steps)), StepsHash(r.steps)
 	switch {
 	case s.CurrentPodHash != r.in.NewHash:
@@ -115,7 +117,7 @@ func (r *canaryRun) trackRevision() {
 		if first {
 			s.StableRS = r.in.NewHash
 		}
-		r.newRevision(first)
+		rev = r.newRevision(first)
 		s.CurrentStepIndex = ptrTo(int32(0))
 		switch {
 		case first:
@@ -137,10 +139,10 @@ func (r *canaryRun) trackRevision() {
 		s.CurrentStepHash, s.PauseConditions, s.ControllerPause = stepsHash, nil, false
 		s.CurrentStepIndex = ptrTo(int32(0))
 	}
-	r.stable = s.StableRS == r.in.NewHash
-	if r.stable || s.CurrentStepIndex == nil || *s.CurrentStepIndex > nSteps {
+	if r.stable() || s.CurrentStepIndex == nil || *s.CurrentStepIndex > nSteps {
 		s.CurrentStepIndex = ptrTo(nSteps)
 	}
+	return rev
 }
 
 // inRollbackWindow reports whether the template is an earlier one than the
@@ -169,10 +171,10 @@ func (r *canaryRun) userActions() {
 	if !r.abortOrRetry() {
 		return
 	}
-	if r.aborted {
+	if r.aborted() {
 		s.CurrentStepIndex = ptrTo(int32(0)) // retry starts the steps again
 	}
-	if s.PromoteFull && !r.aborted {
+	if s.PromoteFull && !r.aborted() {
 		s.CurrentStepIndex = ptrTo(int32(len(r.steps)))
 		s.PauseConditions, s.ControllerPause = nil, false
 	}

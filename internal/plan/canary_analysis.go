@@ -39,7 +39,7 @@ func (r *canaryRun) backgroundAnalysis() {
 	}
 	s := &r.s
 	prev := s.Canary.CurrentBackgroundAnalysisRunStatus
-	if r.stable || r.aborted {
+	if r.stable() || r.aborted() {
 		s.Canary.CurrentBackgroundAnalysisRunStatus = r.refresh(prev)
 		return
 	}

@@ -29,7 +29,7 @@ func (r *canaryRun) routedAtStep(idx int32) bool {
 // stepRoute is the route of step idx at canary weight w.
 func (r *canaryRun) stepRoute(w, idx int32) traffic.Route {
 	rt := traffic.Route{Canary: w, Max: r.maxWeight(), StableHash: r.s.StableRS, CanaryHash: r.canarySelect()}
-	if !r.aborted {
+	if !r.aborted() {
 		rt.Headers, rt.Mirrors = r.managedAt(idx)
 	}
 	return rt
@@ -39,7 +39,7 @@ func (r *canaryRun) stepRoute(w, idx int32) traffic.Route {
 // the stable Service moves to it and every route weight goes to stable.
 func (r *canaryRun) handover() bool {
 	nw := r.in.New
-	return !r.aborted && !r.stable && !r.ro.Spec.Paused && int(*r.s.CurrentStepIndex) >= len(r.steps) &&
+	return !r.aborted() && !r.stable() && !r.ro.Spec.Paused && int(*r.s.CurrentStepIndex) >= len(r.steps) &&
 		nw != nil && nw.Spec == r.n && nw.Available >= r.n
 }
 
@@ -71,7 +71,6 @@ func (r *canaryRun) routedComplete() {
 		}
 	}
 	r.s.StableRS, r.s.PromoteFull = r.in.NewHash, false
-	r.stable = true
 	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, "Rollout is healthy")
 }
 
@@ -81,11 +80,11 @@ func (r *canaryRun) routedComplete() {
 func (r *canaryRun) canarySelect() string {
 	nw := r.in.New
 	switch {
-	case r.stable || r.handover():
+	case r.stable() || r.handover():
 		return r.in.NewHash
 	case serving(nw) == 0:
 		return r.s.StableRS
-	case r.aborted:
+	case r.aborted():
 		if rt, ok := r.held(); ok && rt.Canary == 0 {
 			return r.s.StableRS
 		}
@@ -116,7 +115,7 @@ func (r *canaryRun) routedServices() {
 func (r *canaryRun) routedScale() {
 	w, c := r.routedTarget(*r.s.CurrentStepIndex)
 	route := r.stepRoute(r.routeWeight(w, c), *r.s.CurrentStepIndex)
-	if r.stable || (r.handover() && r.stableServiceOn(r.in.NewHash)) {
+	if r.stable() || (r.handover() && r.stableServiceOn(r.in.NewHash)) {
 		route = r.handoverRoute() // only once the stable Service is read back selecting the new pods
 	}
 	if rt, ok := r.held(); ok && r.ro.Spec.Paused {
@@ -139,14 +138,14 @@ func (r *canaryRun) routedScale() {
 	}
 	nw, st := r.in.New, r.in.Stable
 	switch {
-	case nw == nil && !r.aborted:
+	case nw == nil && !r.aborted():
 		r.out.CreateNew, r.out.NewReplicas = true, grow(0, c)
 	case nw != nil:
 		want := c
 		switch {
 		case want > nw.Spec:
 			want = grow(nw.Spec, want)
-		case want < nw.Spec && r.aborted && !dynamic:
+		case want < nw.Spec && r.aborted() && !dynamic:
 			want = nw.Spec // all of it until no traffic reaches it, then after the abort delay
 			if r.floorFor(nw) == 0 {
 				want = r.delayedZero(nw, r.ro.AbortScaleDownDelaySeconds())
@@ -155,11 +154,11 @@ func (r *canaryRun) routedScale() {
 			want = max(want, r.floorFor(nw))
 		}
 		r.setScale(nw.Name, nw.Spec, want)
-		if !r.aborted && nw.ScaleDownAt != nil {
+		if !r.aborted() && nw.ScaleDownAt != nil {
 			r.clearDeadline(nw.Name) // retried
 		}
 	}
-	if st != nil && !r.stable {
+	if st != nil && !r.stable() {
 		want := r.stableTarget(w, c)
 		switch {
 		case want > st.Spec:
@@ -173,7 +172,7 @@ func (r *canaryRun) routedScale() {
 		}
 	}
 	old := r.in.Others
-	if r.stable && st != nil {
+	if r.stable() && st != nil {
 		old = append(derefRS(st), old...) // the previous stable, this pass
 	}
 	for i := range old {
@@ -215,44 +214,11 @@ func (r *canaryRun) oldSize(rs *ReplicaSet) int32 {
 	return 0
 }
 
-// routedWeights records the route in status.canary.weights, verified when
-// the routers were read back holding it.
-func (r *canaryRun) routedWeights() {
-	rt := r.out.Route
-	if rt == nil {
-		return
-	}
-	held, ok := r.held()
-	verified := ok && sameRoute(held, *rt)
-	canaryHash := rt.CanaryHash
-	if r.aborted && r.in.New != nil {
-		canaryHash = r.in.NewHash // upstream: the aborted update's hash, whatever the canary Service selects
-	}
-	w := &rampv1.TrafficWeights{
-		Canary:   rampv1.WeightDestination{Weight: rt.Canary, ServiceName: r.c.CanaryService, PodTemplateHash: canaryHash},
-		Stable:   rampv1.WeightDestination{Weight: rt.Stable(), ServiceName: r.c.StableService, PodTemplateHash: rt.StableHash},
-		Verified: &verified,
-	}
-	r.s.Canary.Weights = w
-	// As upstream: an Event whenever the recorded destinations change.
-	switch prev := r.ro.Status.Canary.Weights; {
-	case prev == nil:
-		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated to %d", w.Canary.Weight)
-	case prev.Canary.Weight != w.Canary.Weight:
-		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated from %d to %d", prev.Canary.Weight, w.Canary.Weight)
-	case prev.Canary != w.Canary || prev.Stable != w.Stable:
-		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated ")
-	}
-}
-
-// reasonTrafficWeightUpdated is upstream's Event reason for a route change.
-const reasonTrafficWeightUpdated = "TrafficWeightUpdated"
-
 // routedHealthy: like healthy, but older ReplicaSets waiting out their
 // scale-down delay do not make the Rollout unhealthy (as blue-green).
 func (r *canaryRun) routedHealthy() bool {
 	nw := r.in.New
-	if !r.stable || nw == nil || nw.Available < r.n || nw.Replicas != r.n || r.in.Stable != nil {
+	if !r.stable() || nw == nil || nw.Available < r.n || nw.Replicas != r.n || r.in.Stable != nil {
 		return false
 	}
 	for _, o := range r.in.Others {
@@ -268,7 +234,7 @@ func (r *canaryRun) routedHealthy() bool {
 // the Healthy condition is False and Progressing says ReplicaSetUpdated,
 // as upstream words it (its Healthy condition wants the old pods gone).
 func (r *canaryRun) delayedConditions() {
-	if r.aborted || r.s.Replicas == r.n {
+	if r.aborted() || r.s.Replicas == r.n {
 		return
 	}
 	s, now := &r.s, r.in.Now

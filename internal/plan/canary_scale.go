@@ -11,9 +11,9 @@ import (
 func (r *canaryRun) basic(idx int32) Basic {
 	b := Basic{N: r.n, Surge: r.surge, Unavailable: r.unavailable, Weight: weightAt(r.steps, idx)}
 	switch {
-	case r.aborted:
+	case r.aborted():
 		b.Weight = 0
-	case r.stable:
+	case r.stable():
 		b.Weight = 100
 	}
 	if nw := r.in.New; nw != nil {
@@ -88,7 +88,7 @@ func (r *canaryRun) scale() (canarySpec, stableSpec int32, othersSpec []int32) {
 // complete promotes the new ReplicaSet to stable once every step is done and
 // it alone serves all replicas.
 func (r *canaryRun) complete(canarySpec, stableSpec int32, othersSpec []int32) {
-	if r.stable || r.aborted || r.ro.Spec.Paused || int(*r.s.CurrentStepIndex) < len(r.steps) {
+	if r.stable() || r.aborted() || r.ro.Spec.Paused || int(*r.s.CurrentStepIndex) < len(r.steps) {
 		return
 	}
 	nw := r.in.New
@@ -101,7 +101,6 @@ func (r *canaryRun) complete(canarySpec, stableSpec int32, othersSpec []int32) {
 		}
 	}
 	r.s.StableRS, r.s.PromoteFull = r.in.NewHash, false
-	r.stable = true
 	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, nw.Revision, r.in.NewHash, "Rollout is healthy")
 }
 
@@ -112,14 +111,14 @@ func (r *canaryRun) services() {
 	nw, st := r.in.New, r.in.Stable
 	stableAvailable := st != nil && st.Available > 0
 	newAvailable := nw != nil && nw.Available > 0
-	if r.stable {
+	if r.stable() {
 		stableAvailable, st = newAvailable, nw
 	}
 	if stableAvailable {
 		r.out.selectHash(r.c.StableService, r.s.StableRS)
 	}
 	switch {
-	case r.aborted && stableAvailable:
+	case r.aborted() && stableAvailable:
 		r.out.selectHash(r.c.CanaryService, r.s.StableRS)
 	case newAvailable:
 		r.out.selectHash(r.c.CanaryService, r.in.NewHash)

@@ -16,61 +16,9 @@ func (r *canaryRun) routed() bool { return r.c.TrafficRouting != nil }
 
 func (r *canaryRun) maxWeight() int32 { return r.c.MaxTrafficWeight() }
 
-// podsFor is the canary pods of a step at weight w: ceil(w x n / max).
-func (r *canaryRun) podsFor(w int32) int32 {
-	m := int64(max(r.maxWeight(), 1))
-	w = min(max(w, 0), int32(m))
-	return int32((int64(r.n)*int64(w) + m - 1) / m)
-}
-
-// carried is the weight k available pods carry: their share of the
-// replicas, k x max / n, rounded up. A ReplicaSet may so receive less than
-// one weight unit more than its exact share; without that slack a
-// replica count that does not divide max (6 replicas, 100) could not move
-// a pod's worth of weight from stable to canary within replicas+1 pods.
-func (r *canaryRun) carried(k int32) int32 {
-	m := int64(r.maxWeight())
-	if r.n <= 0 {
-		return int32(m)
-	}
-	return int32(min((int64(max(k, 0))*m+int64(r.n)-1)/int64(r.n), m))
-}
-
-// need is the fewest pods that carry weight w (the inverse of carried).
-func (r *canaryRun) need(w int32) int32 {
-	m := int64(max(r.maxWeight(), 1))
-	if w <= 0 {
-		return 0
-	}
-	return int32(min((int64(min(w, int32(m)))-1)*int64(r.n)/m+1, int64(r.n)))
-}
-
-// stableNeed is the fewest stable pods for stable weight ws: need(ws), or
-// while canary pods are taken from stable what the canary leaves at that
-// weight, replicas - ceil((max-ws) x replicas / max), one pod at least.
-func (r *canaryRun) stableNeed(ws int32) int32 {
-	switch {
-	case !r.takesFromStable():
-		return r.need(ws)
-	case ws <= 0:
-		return 0
-	}
-	return max(r.n-r.podsFor(r.maxWeight()-ws), 1)
-}
-
-// stableCarried is the weight s available stable pods carry: the most
-// weight ws with stableNeed(ws) <= s.
-func (r *canaryRun) stableCarried(s int32) int32 {
-	m := r.maxWeight()
-	switch {
-	case !r.takesFromStable():
-		return r.carried(s)
-	case s <= 0:
-		return 0
-	case s >= r.n:
-		return m
-	}
-	return m - int32(int64(r.n-s-1)*int64(m)/int64(r.n)) - 1
+// split is the weight arithmetic of this pass.
+func (r *canaryRun) split() split {
+	return split{n: r.n, max: r.maxWeight(), fromStable: r.takesFromStable()}
 }
 
 // held is the route the routers were read back holding (ok false: unknown
@@ -119,17 +67,17 @@ func (r *canaryRun) floorFor(rs *ReplicaSet) int32 {
 		return min(rs.Spec, 1)
 	}
 	if rs.Hash == r.s.StableRS {
-		return min(rs.Spec, r.stableNeed(w))
+		return min(rs.Spec, r.split().stableNeed(w))
 	}
-	return min(rs.Spec, r.need(w))
+	return min(rs.Spec, r.split().need(w))
 }
 
 // routedTarget is the step's canary weight and canary pod count at idx.
 func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 	switch {
-	case r.aborted:
+	case r.aborted():
 		return 0, 0
-	case r.stable:
+	case r.stable():
 		return 0, r.n
 	case int(idx) >= len(r.steps): // promoting: full canary, last weight held
 		weight = lastWeight(r.steps)
@@ -142,7 +90,7 @@ func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 	if v, ok := canaryScaleAt(r.steps, idx, r.n); ok {
 		return weight, min(max(v, 0), r.n)
 	}
-	pods = r.podsFor(weight)
+	pods = r.split().podsFor(weight)
 	if weight > 0 {
 		pods = max(pods, r.minPods())
 	}
@@ -157,11 +105,11 @@ func (r *canaryRun) routedTarget(idx int32) (weight, pods int32) {
 func (r *canaryRun) stableTarget(w, c int32) int32 {
 	switch {
 	case r.takesFromStable(): // stableNeed(max-w) is n - c unless setCanaryScale sets c
-		return max(r.n-c, r.stableNeed(r.maxWeight()-w), r.minPods())
+		return max(r.n-c, r.split().stableNeed(r.maxWeight()-w), r.minPods())
 	case !r.dynamic():
 		return r.n
 	}
-	return max(r.n-c, r.need(r.maxWeight()-w))
+	return max(r.n-c, r.split().need(r.maxWeight()-w))
 }
 
 // routeWeight is the canary weight to send now toward the step's weight w
@@ -170,20 +118,20 @@ func (r *canaryRun) stableTarget(w, c int32) int32 {
 func (r *canaryRun) routeWeight(w, c int32) int32 {
 	nw, st := r.in.New, r.in.Stable
 	canaryAvail := serving(nw)
-	hi := r.carried(canaryAvail)
+	hi := r.split().carried(canaryAvail)
 	prev := int32(0)
 	if rt, ok := r.held(); ok && rt.CanaryHash == r.in.NewHash {
 		prev = rt.Canary
 	}
 	if !r.dynamic() {
-		if canaryAvail >= min(c, r.podsFor(w)) && (w == 0 || canaryAvail > 0) {
+		if canaryAvail >= min(c, r.split().podsFor(w)) && (w == 0 || canaryAvail > 0) {
 			return w
 		}
 		return min(w, prev, hi) // hold until the step's canary pods are available
 	}
 	lo := int32(0)
 	if st != nil {
-		lo = r.maxWeight() - r.stableCarried(serving(st))
+		lo = r.maxWeight() - r.split().stableCarried(serving(st))
 	}
 	if lo > hi {
 		return min(max(prev, lo), hi)

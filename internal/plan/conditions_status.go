@@ -47,7 +47,7 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 		name = r.in.New.Name
 	}
 	switch {
-	case r.aborted:
+	case r.aborted():
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionFalse, rampv1.RolloutReasonAborted,
 			r.abortMessage(rev), now, false)
 	case paused && !completed:
@@ -67,7 +67,7 @@ func (r *base) conditions(unavailable int32, healthy bool) {
 // rollout that was paused when it was aborted.
 func (r *base) pausedCondition(paused bool) {
 	s := &r.s
-	if prog := findCondition(&r.ro.Status, rampv1.RolloutProgressing); r.aborted || (prog != nil && prog.Reason == rampv1.RolloutReasonAborted) {
+	if prog := findCondition(&r.ro.Status, rampv1.RolloutProgressing); r.aborted() || (prog != nil && prog.Reason == rampv1.RolloutReasonAborted) {
 		return
 	}
 	cur := findCondition(s, rampv1.RolloutPaused)
@@ -119,7 +119,7 @@ func (r *base) phase(healthy bool) {
 	s := &r.s
 	prog := findCondition(s, rampv1.RolloutProgressing)
 	switch {
-	case r.aborted:
+	case r.aborted():
 		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", rampv1.RolloutReasonAborted, r.abortMessage(r.revision()))
 	case prog != nil && prog.Reason == rampv1.RolloutReasonProgressDeadlineExceeded:
 		s.Phase, s.Message = rampv1.RolloutPhaseDegraded, fmt.Sprintf("%s: %s", prog.Reason, prog.Message)
@@ -137,7 +137,7 @@ func (r *base) phase(healthy bool) {
 func (r *base) progressMessage() string {
 	s := &r.s
 	switch {
-	case s.UpdatedReplicas < r.n && !r.stable:
+	case s.UpdatedReplicas < r.n && !r.stable():
 		return "more replicas need to be updated"
 	case s.AvailableReplicas < s.Replicas || s.AvailableReplicas < r.n:
 		return "updated replicas are still becoming available"

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/outcome"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
@@ -20,6 +21,7 @@ type ReplicaSet struct {
 	// ScaleDownAt is the deadline recorded in the ReplicaSet's
 	// scale-down-deadline annotation, if any.
 	ScaleDownAt *time.Time
+	Deleting    bool // .metadata.deletionTimestamp is set
 }
 
 // Input is the world as the reconciler read it from the informer cache.
@@ -50,6 +52,8 @@ type Input struct {
 	// ServiceHash is the pod-template hash each referenced Service selects
 	// now, by Service name ("" when it selects none).
 	ServiceHash map[string]string
+	// Workload is the Deployment spec.workloadRef names (nil without one).
+	Workload *Workload
 	// HPAs names the HorizontalPodAutoscalers whose scaleTargetRef is this
 	// Rollout, sorted. With trafficRouting they make the canary take its pods
 	// from the stable ReplicaSet (see HPAAccountingAnnotation).
@@ -66,11 +70,7 @@ type Traffic struct {
 }
 
 // Event is a Kubernetes Event the reconciler should record on the Rollout.
-type Event struct {
-	Warning bool
-	Reason  string
-	Message string
-}
+type Event = outcome.Event
 
 // Output is what the reconciler should make true.
 type Output struct {
@@ -89,15 +89,23 @@ type Output struct {
 	// DeletePods is how many pods older than spec.restartAt may be deleted now.
 	DeletePods int32
 	// StartRuns are AnalysisRuns to create now; the reconciler records the
-	// name of each in the status field of its type (the plan leaves it
-	// empty).
+	// name each got with RunStarted (the plan cannot know a retry's ".N").
 	StartRuns []RunStart
 	// TerminateRuns are AnalysisRuns to stop (spec.terminate: true).
 	TerminateRuns []string
+	// DeleteRuns are completed AnalysisRuns past the history limits
+	// (RunCleanup), in the order to delete them.
+	DeleteRuns []string
 	// StartExperiment asks for the current experiment step's Experiment.
 	StartExperiment *ExperimentStart
 	// TerminateExperiments are Experiments to stop (spec.terminate: true).
 	TerminateExperiments []string
+	// DeleteReplicaSets are scaled-down ReplicaSets past
+	// revisionHistoryLimit (HistoryCleanup), in the order to delete them.
+	DeleteReplicaSets []string
+	// ScaleWorkload, when set, is the .spec.replicas the Deployment
+	// spec.workloadRef names should be scaled down to (WorkloadScale).
+	ScaleWorkload *int32
 	// Route is what the traffic routers should hold (nil without
 	// trafficRouting or while the spec is invalid).
 	Route  *traffic.Route
@@ -129,12 +137,29 @@ func (o *Output) warn(reason, format string, args ...any) {
 	o.Events = append(o.Events, Event{Warning: true, Reason: reason, Message: sprintf(format, args...)})
 }
 
-// requeue keeps the earliest positive wake-up.
-func (o *Output) requeue(d time.Duration) {
-	if d <= 0 {
-		d = time.Millisecond
-	}
-	if o.RequeueAfter == 0 || d < o.RequeueAfter {
-		o.RequeueAfter = d
+// requeue keeps the earliest wake-up (outcome.Sooner).
+func (o *Output) requeue(d time.Duration) { o.RequeueAfter = outcome.Sooner(o.RequeueAfter, d) }
+
+// RunStarted records in the planned status the name of the AnalysisRun
+// the reconciler created (or found running) for a StartRuns entry of type
+// t, in the status field of that type, as Pending.
+func (o *Output) RunStarted(t RunType, name string) {
+	ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
+	s := &o.Status
+	switch t {
+	case RunStep:
+		s.Canary.CurrentStepAnalysisRunStatus = ref
+	case RunBackground:
+		s.Canary.CurrentBackgroundAnalysisRunStatus = ref
+	case RunPrePromotion:
+		s.BlueGreen.PrePromotionAnalysisRunStatus = ref
+	case RunPostPromotion:
+		s.BlueGreen.PostPromotionAnalysisRunStatus = ref
 	}
 }
+
+// ExperimentStarted records in the planned status the name of the
+// Experiment the reconciler created (or found) for StartExperiment: an
+// Experiment that ends before the next pass is then judged by this
+// record, not taken for missing and started again.
+func (o *Output) ExperimentStarted(name string) { o.Status.Canary.CurrentExperiment = name }

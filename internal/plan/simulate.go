@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -58,7 +57,7 @@ func Simulate(ro *rampv1.Rollout, opts SimOptions) (Trajectory, error) {
 		s.w.hpas = []string{"hpa"}
 	}
 	s.w.svc = map[string]string{}
-	for _, name := range simServices(ro) {
+	for _, name := range ServiceNames(ro) { // as the reconciler reads them into Input.ServiceHash
 		s.w.svc[name] = "" // selecting no revision yet, as a Service applied with the Rollout
 	}
 	s.describe(ro)
@@ -253,19 +252,6 @@ func (s *simulator) mark(kind string) {
 		s.done = map[string]bool{}
 	}
 	s.done[kind] = true
-}
-
-// simServices are the Services the strategy names (as the reconciler reads
-// them into Input.ServiceHash).
-func simServices(ro *rampv1.Rollout) []string {
-	var names []string
-	if c := ro.Spec.Strategy.Canary; c != nil {
-		names = []string{c.CanaryService, c.StableService}
-	}
-	if b := ro.Spec.Strategy.BlueGreen; b != nil {
-		names = []string{b.ActiveService, b.PreviewService}
-	}
-	return slices.DeleteFunc(names, func(n string) bool { return n == "" })
 }
 
 // lastIndex is the Index of the points after the steps: the number of

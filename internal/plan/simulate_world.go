@@ -135,21 +135,9 @@ func (w *simWorld) applyRuns(hash string, out *Output) (started, terminated []st
 		if st.StepIndex != nil {
 			name += fmt.Sprint(*st.StepIndex)
 		}
-		for n := 1; w.runs[name].Name != "" && n < 1000; n++ {
-			name = fmt.Sprintf("%s.%d", strings.Split(name, ".")[0], n)
-		}
+		name = firstFree(name, func(n string) bool { return w.runs[n].Name != "" })
 		w.runs[name] = Run{Name: name, Type: st.Type, Hash: hash, StepIndex: st.StepIndex, Phase: rampv1.AnalysisPhaseRunning}
-		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
-		switch st.Type {
-		case RunStep:
-			out.Status.Canary.CurrentStepAnalysisRunStatus = ref
-		case RunBackground:
-			out.Status.Canary.CurrentBackgroundAnalysisRunStatus = ref
-		case RunPrePromotion:
-			out.Status.BlueGreen.PrePromotionAnalysisRunStatus = ref
-		case RunPostPromotion:
-			out.Status.BlueGreen.PostPromotionAnalysisRunStatus = ref
-		}
+		out.RunStarted(st.Type, name)
 		started = append(started, name)
 	}
 	for _, name := range out.TerminateRuns {
@@ -174,9 +162,7 @@ func (w *simWorld) applyExperiments(hash string, out *Output) bool {
 			rev = rs.Revision
 		}
 		name := fmt.Sprintf("%s-%s-%d-%d", w.ro.Name, hash, rev, st.StepIndex)
-		for n := 1; w.exps[name].Name != "" && n < 1000; n++ {
-			name = fmt.Sprintf("%s.%d", strings.Split(name, ".")[0], n)
-		}
+		name = firstFree(name, func(n string) bool { return w.exps[n].Name != "" })
 		w.exps[name] = Experiment{Name: name, Hash: hash, StepIndex: st.StepIndex, Phase: rampv1.AnalysisPhaseRunning}
 		changed = true
 	}
@@ -230,4 +216,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// firstFree is the first of RetryNames(name) that is not taken (the last
+// when every one is).
+func firstFree(name string, taken func(string) bool) string {
+	for n := range RetryNames(name) {
+		name = n
+		if !taken(n) {
+			break
+		}
+	}
+	return name
 }

@@ -36,6 +36,17 @@ func ServiceRefs(ro *rampv1.Rollout) []ServiceRef {
 	return refs
 }
 
+// ServiceNames are the names of ServiceRefs, in the same order: the
+// Services the reconciler reads (Input.ServiceHash) and watches.
+func ServiceNames(ro *rampv1.Rollout) []string {
+	refs := ServiceRefs(ro)
+	names := make([]string, len(refs))
+	for i, ref := range refs {
+		names[i] = ref.Name
+	}
+	return names
+}
+
 // ServiceProblem reports a Service the Rollout cannot use as ref names it,
 // as upstream does: its selector asks for a label (other than the
 // pod-template hash) the Rollout's pods do not carry, so it would select

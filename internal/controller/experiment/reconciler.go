@@ -28,6 +28,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/experiment"
+	"github.com/ramp-rollouts/ramp/internal/outcome"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
@@ -105,13 +106,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return ctrl.Result{}, fmt.Errorf("patch status of experiment %s: %w", req, err)
 		}
 	}
-	for _, e := range out.Events {
-		kind := "Normal"
-		if e.Warning {
-			kind = "Warning"
-		}
-		r.Recorder.Eventf(ex, nil, kind, e.Reason, e.Reason, "%s", e.Message)
-	}
+	outcome.Record(r.Recorder, ex, out.Events)
 	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
 }
 

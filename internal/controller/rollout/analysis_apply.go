@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,7 +31,8 @@ func toPlanRuns(runs []*rampv1.AnalysisRun) map[string]plan.Run {
 	out := make(map[string]plan.Run, len(runs))
 	for _, ar := range runs {
 		run := plan.Run{Name: ar.Name, Type: plan.RunType(ar.Labels[RunTypeLabel]), Hash: ar.Labels[HashLabel],
-			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate}
+			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate,
+			Created: ar.CreationTimestamp.Time, Deleting: ar.DeletionTimestamp != nil}
 		if v, err := strconv.ParseInt(ar.Labels[RunStepIndexLabel], 10, 32); err == nil {
 			step := int32(v)
 			run.StepIndex = &step
@@ -88,8 +88,29 @@ func (r *Reconciler) validateAnalysis(ctx context.Context, ro *rampv1.Rollout) (
 	return "", nil
 }
 
-// startRuns creates the runs the plan asks for and records their names in
-// the status it will write.
+// applyRuns creates and stops AnalysisRuns as planned and trims their
+// history; the names of the created runs go into out.Status.
+func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
+	if w.invalid != "" {
+		return nil
+	}
+	if err := r.startRuns(ctx, ro, w, out); err != nil {
+		return err
+	}
+	if err := r.terminateRuns(ctx, w, out.TerminateRuns); err != nil {
+		return err
+	}
+	if err := r.applyExperiments(ctx, ro, w, out); err != nil {
+		return err
+	}
+	return r.deleteOld(ctx, "analysisrun", out.DeleteRuns, func(name string) (client.Object, bool) {
+		ar := w.run(name)
+		return ar, ar != nil
+	})
+}
+
+// startRuns creates the runs the plan asks for and records the name each
+// got in the planned status (plan.Output.RunStarted).
 func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
 	for _, start := range out.StartRuns {
 		spec, err := r.runSpec(ctx, ro, w.hash, start.Analysis, "analysis")
@@ -101,18 +122,7 @@ func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 			return err
 		}
 		r.expect.createdRS(runKey(ro.UID), name, r.Clock.Now())
-		ref := &rampv1.RolloutAnalysisRunStatus{Name: name, Status: rampv1.AnalysisPhasePending}
-		s := &out.Status
-		switch start.Type {
-		case plan.RunStep:
-			s.Canary.CurrentStepAnalysisRunStatus = ref
-		case plan.RunBackground:
-			s.Canary.CurrentBackgroundAnalysisRunStatus = ref
-		case plan.RunPrePromotion:
-			s.BlueGreen.PrePromotionAnalysisRunStatus = ref
-		case plan.RunPostPromotion:
-			s.BlueGreen.PostPromotionAnalysisRunStatus = ref
-		}
+		out.RunStarted(start.Type, name)
 	}
 	return nil
 }
@@ -121,25 +131,23 @@ func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 // that is still running (ours, created by a pass whose status write did not
 // land), that run is reused; otherwise ".1", ".2", ... is appended (a retry).
 func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (string, error) {
-	base := ar.Name
-	for n := 0; n < 100; n++ {
-		if n > 0 {
-			ar.Name = fmt.Sprintf("%s.%d", base, n)
-		}
-		err := r.Client.Create(ctx, ar)
-		if err == nil {
-			return ar.Name, nil
-		}
-		if !apierrors.IsAlreadyExists(err) {
-			return "", fmt.Errorf("create analysisrun %s: %w", ar.Name, err)
-		}
+	free := func(string) nameUse { return nameFree }
+	taken := func(ctx context.Context, name string) (nameUse, error) {
 		var old rampv1.AnalysisRun
-		if err := r.Client.Get(ctx, client.ObjectKeyFromObject(ar), &old); err == nil && sameRole(&old, ar) &&
-			!old.Status.Phase.Completed() && !old.Spec.Terminate {
-			return old.Name, nil
+		switch err := r.Client.Get(ctx, client.ObjectKey{Namespace: ar.Namespace, Name: name}, &old); {
+		case apierrors.IsNotFound(err):
+			return nameSpent, nil // gone since: its name goes to a later try
+		case err != nil:
+			return 0, fmt.Errorf("read analysisrun %s: %w", name, err)
+		case sameRole(&old, ar) && !old.Status.Phase.Completed() && !old.Spec.Terminate:
+			return nameOurs, nil
 		}
+		return nameSpent, nil
 	}
-	return "", fmt.Errorf("create analysisrun %s: 100 names taken", base)
+	if _, err := r.createFree(ctx, "analysisrun", ar, free, taken); err != nil {
+		return "", err
+	}
+	return ar.Name, nil
 }
 
 func sameRole(a, b *rampv1.AnalysisRun) bool {
@@ -166,49 +174,6 @@ func (r *Reconciler) terminateRuns(ctx context.Context, w *world, names []string
 			return fmt.Errorf("terminate analysisrun %s: %w", name, err)
 		}
 		r.expect.wrote(ar.UID, rv, r.Clock.Now())
-	}
-	return nil
-}
-
-// cleanupRuns deletes completed runs beyond spec.analysis's history limits
-// (successful and unsuccessful counted apart, oldest first), never a run the
-// status refers to.
-func (r *Reconciler) cleanupRuns(ctx context.Context, ro *rampv1.Rollout, runs []*rampv1.AnalysisRun, status rampv1.RolloutStatus) error {
-	keep := map[string]bool{}
-	for _, ref := range []*rampv1.RolloutAnalysisRunStatus{status.Canary.CurrentStepAnalysisRunStatus,
-		status.Canary.CurrentBackgroundAnalysisRunStatus, status.BlueGreen.PrePromotionAnalysisRunStatus,
-		status.BlueGreen.PostPromotionAnalysisRunStatus} {
-		if ref != nil {
-			keep[ref.Name] = true
-		}
-	}
-	var ok, bad []*rampv1.AnalysisRun
-	for _, ar := range runs {
-		switch {
-		case keep[ar.Name] || !ar.Status.Phase.Completed() || ar.DeletionTimestamp != nil:
-		case ar.Status.Phase == rampv1.AnalysisPhaseSuccessful:
-			ok = append(ok, ar)
-		default:
-			bad = append(bad, ar)
-		}
-	}
-	okLimit, badLimit := ro.SuccessfulRunHistoryLimit(), ro.UnsuccessfulRunHistoryLimit()
-	for _, set := range []struct {
-		runs  []*rampv1.AnalysisRun
-		limit int32
-	}{{ok, okLimit}, {bad, badLimit}} {
-		extra := len(set.runs) - int(max(set.limit, 0))
-		if extra <= 0 {
-			continue
-		}
-		sort.Slice(set.runs, func(i, j int) bool {
-			return set.runs[i].CreationTimestamp.Before(&set.runs[j].CreationTimestamp)
-		})
-		for _, ar := range set.runs[:extra] {
-			if err := r.Client.Delete(ctx, ar, client.Preconditions{UID: &ar.UID}); client.IgnoreNotFound(err) != nil {
-				return fmt.Errorf("delete old analysisrun %s: %w", ar.Name, err)
-			}
-		}
 	}
 	return nil
 }

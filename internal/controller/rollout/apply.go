@@ -66,25 +66,10 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 	if err := r.syncEphemeral(ctx, ro, w, &out.Status); err != nil {
 		return err
 	}
-	return r.cleanupHistory(ctx, ro, w)
-}
-
-// applyRuns creates and stops AnalysisRuns as planned and trims their
-// history; the names of the created runs go into out.Status.
-func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world, out *plan.Output) error {
-	if w.invalid != "" {
-		return nil
-	}
-	if err := r.startRuns(ctx, ro, w, out); err != nil {
-		return err
-	}
-	if err := r.terminateRuns(ctx, w, out.TerminateRuns); err != nil {
-		return err
-	}
-	if err := r.applyExperiments(ctx, ro, w, out); err != nil {
-		return err
-	}
-	return r.cleanupRuns(ctx, ro, w.runs, out.Status)
+	return r.deleteOld(ctx, "ReplicaSet", out.DeleteReplicaSets, func(name string) (client.Object, bool) {
+		rs := w.byName(name)
+		return rs, rs != nil
+	})
 }
 
 // changedReplicaSets lists the ReplicaSets the plan scales or annotates.

@@ -50,10 +50,7 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 		if err := r.createExperiment(ctx, ro, ex, w); err != nil {
 			return err
 		}
-		// recorded at once, as runs are: an Experiment that ends before
-		// the next pass is judged by this record, not taken for missing
-		// and started again
-		out.Status.Canary.CurrentExperiment = ex.Name
+		out.ExperimentStarted(ex.Name)
 	}
 	for _, ex := range w.experiments {
 		if !slices.Contains(out.TerminateExperiments, ex.Name) {
@@ -72,28 +69,25 @@ func (r *Reconciler) applyExperiments(ctx context.Context, ro *rampv1.Rollout, w
 // same try's, created by a pass whose status write has not arrived. ex.Name
 // is the name it settled on.
 func (r *Reconciler) createExperiment(ctx context.Context, ro *rampv1.Rollout, ex *rampv1.Experiment, w *world) error {
-	base := ex.Name
-	for n := 0; n < 100; n++ {
-		if n > 0 {
-			ex.Name = fmt.Sprintf("%s.%d", base, n)
-		}
-		i := slices.IndexFunc(w.experiments, func(x *rampv1.Experiment) bool { return x.Name == ex.Name })
+	cached := func(name string) nameUse {
+		i := slices.IndexFunc(w.experiments, func(x *rampv1.Experiment) bool { return x.Name == name })
 		switch {
-		case i >= 0 && (w.experiments[i].Status.Phase.Completed() || w.experiments[i].Spec.Terminate):
-			continue
-		case i >= 0:
-			return nil
+		case i < 0:
+			return nameFree
+		case w.experiments[i].Status.Phase.Completed() || w.experiments[i].Spec.Terminate:
+			return nameSpent
 		}
-		err := r.Client.Create(ctx, ex)
-		if client.IgnoreAlreadyExists(err) != nil {
-			return fmt.Errorf("create experiment %s: %w", ex.Name, err)
-		}
-		if err == nil { // as upstream, said on the Rollout
-			r.Recorder.Eventf(ro, ex, corev1.EventTypeNormal, "ExperimentCreated", "Create", "Created Experiment '%s'", ex.Name)
-		}
-		return nil
+		return nameOurs
 	}
-	return fmt.Errorf("create experiment %s: 100 names taken", base)
+	ours := func(context.Context, string) (nameUse, error) { return nameOurs, nil } // not cached yet: this try's
+	created, err := r.createFree(ctx, "experiment", ex, cached, ours)
+	if err != nil {
+		return err
+	}
+	if created { // as upstream, said on the Rollout
+		r.Recorder.Eventf(ro, ex, corev1.EventTypeNormal, "ExperimentCreated", "Create", "Created Experiment '%s'", ex.Name)
+	}
+	return nil
 }
 
 // newExperiment is the Experiment of an experiment step, named

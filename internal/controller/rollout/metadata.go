@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -24,84 +22,14 @@ const EphemeralMetadataAnnotation = rampv1.EphemeralMetadataAnnotation
 
 // LegacyEphemeralKeysAnnotation is the record earlier Ramp versions wrote
 // ("labels=a,b;annotations=c"): still read, removed on the next write.
-const LegacyEphemeralKeysAnnotation = "rollout.ramp.dev/ephemeral-keys"
-
-// ephemeralKeys are label and annotation keys.
-type ephemeralKeys struct{ labels, annotations []string }
-
-func (k ephemeralKeys) empty() bool { return len(k.labels)+len(k.annotations) == 0 }
-
-func (k ephemeralKeys) String() string {
-	if k.empty() {
-		return ""
-	}
-	return "labels=" + strings.Join(k.labels, ",") + ";annotations=" + strings.Join(k.annotations, ",")
-}
-
-// record is the EphemeralMetadataAnnotation value for role md ("" when it
-// sets no key).
-func record(md *rampv1.PodTemplateMetadata) string {
-	if roleKeys(md).empty() {
-		return ""
-	}
-	b, _ := json.Marshal(rampv1.PodTemplateMetadata{Labels: md.Labels, Annotations: md.Annotations}) // string maps always encode
-	return string(b)
-}
-
-// recordedKeys reads the keys of EphemeralMetadataAnnotation and of
-// LegacyEphemeralKeysAnnotation.
-func recordedKeys(rs *appsv1.ReplicaSet) ephemeralKeys {
-	var k ephemeralKeys
-	var md rampv1.PodTemplateMetadata
-	if v := rs.Annotations[EphemeralMetadataAnnotation]; v != "" && json.Unmarshal([]byte(v), &md) == nil {
-		k = roleKeys(&md)
-	}
-	for part := range strings.SplitSeq(rs.Annotations[LegacyEphemeralKeysAnnotation], ";") {
-		name, list, _ := strings.Cut(part, "=")
-		var keys []string
-		if list != "" {
-			keys = strings.Split(list, ",")
-		}
-		switch name {
-		case "labels":
-			k.labels = union(k.labels, keys)
-		case "annotations":
-			k.annotations = union(k.annotations, keys)
-		}
-	}
-	return k
-}
-
-// union merges sorted key lists.
-func union(a, b []string) []string {
-	out := slices.Concat(a, b)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// roleKeys are the keys a role's metadata sets, sorted.
-func roleKeys(md *rampv1.PodTemplateMetadata) ephemeralKeys {
-	l, a := plan.MetadataKeys(md)
-	return ephemeralKeys{labels: l, annotations: a}
-}
-
-// wantMetadata is what each managed key of a ReplicaSet with role md should
-// be: labels and annotations, nil for absent.
-func wantMetadata(ro *rampv1.Rollout, md *rampv1.PodTemplateMetadata, managed ephemeralKeys) (labels, annotations map[string]*string) {
-	var roleL, roleA map[string]string
-	if md != nil {
-		roleL, roleA = md.Labels, md.Annotations
-	}
-	t := ro.Spec.Template
-	return plan.WantMetadata(t.Labels, roleL, managed.labels), plan.WantMetadata(t.Annotations, roleA, managed.annotations)
-}
+const LegacyEphemeralKeysAnnotation = plan.LegacyEphemeralKeysAnnotation
 
 // withRole adds a new ReplicaSet's role metadata to its template and
-// records the keys (createReplicaSet).
+// records it (createReplicaSet).
 func withRole(ro *rampv1.Rollout, st *rampv1.RolloutStatus, hash string, rs *appsv1.ReplicaSet) {
 	md := plan.EphemeralRole(ro, st, hash, hash)
-	keys := roleKeys(md)
-	if keys.empty() {
+	record := plan.MetadataRecord(md)
+	if record == "" {
 		return
 	}
 	tm := &rs.Spec.Template.ObjectMeta
@@ -114,41 +42,34 @@ func withRole(ro *rampv1.Rollout, st *rampv1.RolloutStatus, hash string, rs *app
 	for k, v := range md.Annotations {
 		tm.Annotations[k] = v
 	}
-	rs.Annotations[EphemeralMetadataAnnotation] = record(md)
+	rs.Annotations[EphemeralMetadataAnnotation] = record
 }
 
-// syncEphemeral gives every ReplicaSet of the Rollout and its pods the
-// ephemeral metadata of the role it has under st, in place: pods first,
-// then the template and record, so that a restart in between still knows
-// every key to remove. Rollouts without ephemeral metadata cost nothing.
+// syncEphemeral writes what plan.SyncMetadata says each ReplicaSet of the
+// Rollout and its pods need for the role they have under st, in place:
+// pods first, then the template and record, so that a restart in between
+// still knows every key to remove. Rollouts without ephemeral metadata
+// cost nothing.
 func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *world, st *rampv1.RolloutStatus) error {
-	specL, specA := plan.EphemeralKeys(ro)
 	for _, rs := range w.all() {
-		rec := recordedKeys(rs)
-		managed := ephemeralKeys{labels: union(specL, rec.labels), annotations: union(specA, rec.annotations)}
-		if managed.empty() {
+		m, ok := plan.SyncMetadata(ro, st, w.hash, rs)
+		if !ok {
 			continue
 		}
-		md := plan.EphemeralRole(ro, st, w.hash, rs.Labels[HashLabel])
-		wantL, wantA := wantMetadata(ro, md, managed)
-		if err := r.syncPods(ctx, rs, wantL, wantA); err != nil {
+		if err := r.syncPods(ctx, rs, m.Labels, m.Annotations); err != nil {
 			return err
 		}
-		tm := rs.Spec.Template.ObjectMeta
-		patchL, patchA := plan.MetadataPatch(tm.Labels, wantL), plan.MetadataPatch(tm.Annotations, wantA)
-		want := record(md)
-		_, legacy := rs.Annotations[LegacyEphemeralKeysAnnotation]
-		if len(patchL)+len(patchA) == 0 && rs.Annotations[EphemeralMetadataAnnotation] == want && !legacy {
+		if !m.Write {
 			continue
 		}
-		var recV any = want
-		if want == "" {
-			recV = nil
+		var record any = m.Record
+		if m.Record == "" {
+			record = nil
 		}
 		body := map[string]any{
-			"metadata": map[string]any{"annotations": map[string]any{EphemeralMetadataAnnotation: recV, LegacyEphemeralKeysAnnotation: nil}},
+			"metadata": map[string]any{"annotations": map[string]any{EphemeralMetadataAnnotation: record, LegacyEphemeralKeysAnnotation: nil}},
 			"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
-				"labels": patchL, "annotations": patchA}}},
+				"labels": m.TemplateLabels, "annotations": m.TemplateAnnotations}}},
 		}
 		rv := rs.ResourceVersion
 		if err := r.mergePatch(ctx, rs, body); err != nil {
@@ -199,20 +120,24 @@ func withoutEphemeral(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, template *corev
 	tmpl := rs.Spec.Template.DeepCopy()
 	delete(tmpl.Labels, HashLabel)
 	plan.RemoveAntiAffinity(ro.Namespace, &tmpl.Spec)
-	rec := recordedKeys(rs)
-	specL, specA := plan.EphemeralKeys(ro)
-	restore := func(have, base map[string]string, keys []string) {
+	managedL, managedA := plan.ManagedMetadataKeys(ro, rs.Annotations)
+	restore := func(have, base map[string]string, keys []string) map[string]string {
 		for _, k := range keys {
-			if v, ok := base[k]; ok {
-				have[k] = v
-			} else {
+			v, ok := base[k]
+			switch {
+			case !ok:
 				delete(have, k)
+			case have == nil: // a template without labels (never one this controller made)
+				have = map[string]string{k: v}
+			default:
+				have[k] = v
 			}
 		}
+		return have
 	}
-	restore(tmpl.Labels, template.Labels, union(specL, rec.labels))
+	tmpl.Labels = restore(tmpl.Labels, template.Labels, managedL)
 	if tmpl.Annotations != nil {
-		restore(tmpl.Annotations, template.Annotations, union(specA, rec.annotations))
+		tmpl.Annotations = restore(tmpl.Annotations, template.Annotations, managedA)
 		if len(tmpl.Annotations) == 0 && template.Annotations == nil {
 			tmpl.Annotations = nil
 		}

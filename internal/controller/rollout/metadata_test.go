@@ -11,30 +11,6 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-func TestEphemeralKeysRoundTrip(t *testing.T) {
-	for _, k := range []ephemeralKeys{
-		{labels: []string{"role", "track"}, annotations: []string{"phase"}},
-		{labels: []string{"role"}},
-		{annotations: []string{"a", "b"}},
-	} {
-		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{LegacyEphemeralKeysAnnotation: k.String()}}}
-		if got := recordedKeys(rs); got.String() != k.String() || len(got.labels) != len(k.labels) || len(got.annotations) != len(k.annotations) {
-			t.Errorf("%q read back as %+v", k.String(), got)
-		}
-	}
-	upstream := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{
-		EphemeralMetadataAnnotation: `{"labels":{"role":"canary"},"annotations":{"note":"canary"}}`}}}
-	if got := recordedKeys(upstream).String(); got != "labels=role;annotations=note" {
-		t.Errorf("upstream's record read as %q", got)
-	}
-	if got := record(&rampv1.PodTemplateMetadata{Labels: map[string]string{"role": "canary"}, Annotations: map[string]string{"note": "canary"}}); got != upstream.Annotations[EphemeralMetadataAnnotation] {
-		t.Errorf("record %s, want upstream's %s", got, upstream.Annotations[EphemeralMetadataAnnotation])
-	}
-	if got := recordedKeys(&appsv1.ReplicaSet{}); !got.empty() {
-		t.Errorf("no annotation: %+v", got)
-	}
-}
-
 // TestWithoutEphemeral: a ReplicaSet created with canary metadata, then
 // given the stable metadata, still matches the Rollout's template (undo and
 // hash-collision checks), while a real template change does not.
@@ -45,7 +21,7 @@ func TestWithoutEphemeral(t *testing.T) {
 		CanaryMetadata: &rampv1.PodTemplateMetadata{Labels: map[string]string{"role": "canary"}, Annotations: map[string]string{"phase": "canary"}},
 	}}}}
 	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{
-		LegacyEphemeralKeysAnnotation: ephemeralKeys{labels: []string{"role", "old"}, annotations: []string{"phase"}}.String()}}}
+		LegacyEphemeralKeysAnnotation: "labels=role,old;annotations=phase"}}}
 	rs.Spec.Template = *template.DeepCopy()
 	rs.Spec.Template.Labels = map[string]string{"app": "web", "role": "canary", "old": "x", HashLabel: "abc"}
 	rs.Spec.Template.Annotations = map[string]string{"phase": "canary"}

@@ -237,7 +237,7 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
 		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash, HPAs: w.hpas,
-		Experiments: toPlanExperiments(w.experiments)}
+		Experiments: toPlanExperiments(w.experiments), Workload: planWorkload(w.workload)}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)
 		in.New.Revision = w.revision // renumbered when it became the newest again
@@ -258,7 +258,8 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 		spec = *rs.Spec.Replicas
 	}
 	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Created: rs.CreationTimestamp.Time, Spec: spec,
-		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas}
+		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas,
+		Deleting: rs.DeletionTimestamp != nil}
 	v := rs.Annotations[ScaleDownDeadlineAnnotation]
 	if v == "" {
 		v = rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]

@@ -18,6 +18,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
+	"github.com/ramp-rollouts/ramp/internal/outcome"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -102,7 +103,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.applyRuns(ctx, ro, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
-	if err := r.scaleWorkload(ctx, ro, w, &out.Status); err != nil {
+	if err := r.scaleWorkload(ctx, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := r.patchStatus(ctx, ro, out.Status); err != nil {
@@ -120,13 +121,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if d := out.PauseOvershoot; d != nil {
 		metrics.PauseOvershoot(*d)
 	}
-	for _, e := range out.Events {
-		kind := "Normal"
-		if e.Warning {
-			kind = "Warning"
-		}
-		r.Recorder.Eventf(ro, nil, kind, e.Reason, e.Reason, "%s", e.Message)
-	}
+	outcome.Record(r.Recorder, ro, out.Events)
 	if len(out.Events) > 0 {
 		log.FromContext(ctx).V(1).Info("reconciled rollout", "phase", out.Status.Phase, "step", out.Status.CurrentStepIndex, "events", len(out.Events))
 	}

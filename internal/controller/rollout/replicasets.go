@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"sort"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -127,27 +126,6 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 		return nil // the namespace is going away with the Rollout
 	}
 	return fmt.Errorf("create ReplicaSet %s: %w", rs.Name, err)
-}
-
-// cleanupHistory deletes scaled-down old ReplicaSets beyond revisionHistoryLimit.
-func (r *Reconciler) cleanupHistory(ctx context.Context, ro *rampv1.Rollout, w *world) error {
-	var idle []*appsv1.ReplicaSet
-	for _, rs := range w.others {
-		if rs.Spec.Replicas != nil && *rs.Spec.Replicas == 0 && rs.Status.Replicas == 0 && rs.DeletionTimestamp == nil {
-			idle = append(idle, rs)
-		}
-	}
-	extra := len(idle) - int(ro.RevisionHistoryLimit())
-	if extra <= 0 {
-		return nil
-	}
-	sort.Slice(idle, func(i, j int) bool { return revisionOf(idle[i]) < revisionOf(idle[j]) })
-	for _, rs := range idle[:extra] {
-		if err := r.Client.Delete(ctx, rs, client.Preconditions{UID: &rs.UID}); client.IgnoreNotFound(err) != nil {
-			return fmt.Errorf("delete old ReplicaSet %s: %w", rs.Name, err)
-		}
-	}
-	return nil
 }
 
 func rsName(ro *rampv1.Rollout, hash string) string { return ro.Name + "-" + hash }

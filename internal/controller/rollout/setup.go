@@ -19,6 +19,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
+	"github.com/ramp-rollouts/ramp/internal/plan"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
@@ -110,7 +111,7 @@ func Indexes() []Index {
 		{&rampv1.AnalysisRun{}, ownerIndex, ownedBy},
 		{&rampv1.Experiment{}, ownerIndex, ownedBy},
 		{&rampv1.Rollout{}, workloadIndex, func(o client.Object) []string { return workloadName(o.(*rampv1.Rollout)) }},
-		{&rampv1.Rollout{}, serviceIndex, func(o client.Object) []string { return serviceNames(o.(*rampv1.Rollout)) }},
+		{&rampv1.Rollout{}, serviceIndex, func(o client.Object) []string { return plan.ServiceNames(o.(*rampv1.Rollout)) }},
 		{&rampv1.Rollout{}, templateIndex, func(o client.Object) []string { return templateKeys(o.(*rampv1.Rollout)) }},
 		{&autoscalingv2.HorizontalPodAutoscaler{}, hpaIndex, func(o client.Object) []string {
 			if name := hpaTarget(o.(*autoscalingv2.HorizontalPodAutoscaler)); name != "" {
@@ -190,25 +191,6 @@ func (r *Reconciler) rolloutsBy(ctx context.Context, ns, index, value string) []
 		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&ro)})
 	}
 	return reqs
-}
-
-func serviceNames(ro *rampv1.Rollout) []string {
-	var names []string
-	if c := ro.Spec.Strategy.Canary; c != nil {
-		for _, n := range []string{c.CanaryService, c.StableService} {
-			if n != "" {
-				names = append(names, n)
-			}
-		}
-	}
-	if b := ro.Spec.Strategy.BlueGreen; b != nil {
-		for _, n := range []string{b.ActiveService, b.PreviewService} {
-			if n != "" {
-				names = append(names, n)
-			}
-		}
-	}
-	return names
 }
 
 func templateKeys(ro *rampv1.Rollout) []string {

@@ -136,16 +136,15 @@ func (r *Reconciler) ensureFinalizer(ctx context.Context, ro *rampv1.Rollout) (b
 	return true, r.Client.Patch(ctx, ro, patch)
 }
 
-// release puts every route of a deleted Rollout back on stable, removes
-// what the routers created, then lets the deletion finish. A route object
-// that is gone (or misconfigured) has nothing left to restore.
+// release puts every route of a deleted Rollout back on stable
+// (plan.ReleaseRoute), removes what the routers created, then lets the
+// deletion finish. A route object that is gone (or misconfigured) has
+// nothing left to restore.
 func (r *Reconciler) release(ctx context.Context, ro *rampv1.Rollout) error {
 	if !controllerutil.ContainsFinalizer(ro, TrafficFinalizer) {
 		return nil
 	}
-	stable := ro.Status.StableRS
-	route := traffic.Route{Max: ro.Spec.Strategy.Canary.MaxTrafficWeight(), StableHash: stable, CanaryHash: stable}
-	inForce, err := r.syncRoute(ctx, ro, route)
+	inForce, err := r.syncRoute(ctx, ro, plan.ReleaseRoute(ro))
 	switch {
 	case err != nil && !traffic.IsConfigError(err):
 		return err

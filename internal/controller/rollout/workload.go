@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -60,37 +61,28 @@ func (r *Reconciler) resolveWorkload(ctx context.Context, ro *rampv1.Rollout) (*
 	return &d, "", nil
 }
 
-// scaleWorkload scales the referenced Deployment down as workloadRef.scaleDown
-// asks: onsuccess to 0 once the Rollout is Healthy on its current
-// template, progressively by the Rollout's available pods; never leaves it.
-// An InvalidSpec Rollout scales nothing.
-func (r *Reconciler) scaleWorkload(ctx context.Context, ro *rampv1.Rollout, w *world, st *rampv1.RolloutStatus) error {
-	d := w.workload
-	if d == nil {
+// scaleWorkload scales the referenced Deployment down as the plan asks
+// (plan.WorkloadScale).
+func (r *Reconciler) scaleWorkload(ctx context.Context, w *world, out *plan.Output) error {
+	d, n := w.workload, out.ScaleWorkload
+	if d == nil || n == nil {
 		return nil
 	}
-	st.WorkloadObservedGeneration = strconv.FormatInt(d.Generation, 10)
-	if w.invalid != "" {
-		return nil // an invalid spec changes nothing: the running version keeps serving
-	}
-	want := int32(-1)
-	switch ro.Spec.WorkloadRef.ScaleDown {
-	case rampv1.ScaleDownOnSuccess:
-		if st.Phase == rampv1.RolloutPhaseHealthy && st.StableRS == st.CurrentPodHash {
-			want = 0
-		}
-	case rampv1.ScaleDownProgressively:
-		want = max(ro.Replicas()-st.AvailableReplicas, 0)
-	}
-	if want < 0 || (d.Spec.Replicas != nil && *d.Spec.Replicas <= want) {
-		return nil
-	}
-	body, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": want}})
+	body, err := json.Marshal(map[string]any{"spec": map[string]any{"replicas": *n}})
 	if err != nil {
 		return err
 	}
 	if err := r.Client.Patch(ctx, d, client.RawPatch(types.MergePatchType, body)); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("scale down Deployment %s (workloadRef): %w", d.Name, err)
 	}
+	log.FromContext(ctx).V(1).Info("scaled down workload", "deployment", klog.KObj(d), "replicas", *n)
 	return nil
+}
+
+// planWorkload is what the plan knows of the workloadRef's Deployment.
+func planWorkload(d *appsv1.Deployment) *plan.Workload {
+	if d == nil {
+		return nil
+	}
+	return &plan.Workload{Generation: d.Generation, Replicas: d.Spec.Replicas}
 }
