@@ -162,7 +162,11 @@ func Lint(objects []Object) []Finding {
 // controller, then what this version cannot run). Unknown fields and wrong
 // types, which admission rejects, are found while decoding.
 func (ix *index) rolloutErrors(r rolloutDoc) {
-	for _, msg := range plan.ValidateRollout(r.ro) {
+	msgs := plan.ValidateRollout(r.ro)
+	if msg := plan.ValidateSupported(r.ro); msg != "" {
+		msgs = append(msgs, msg)
+	}
+	for _, msg := range msgs {
 		field, rest := splitField(msg)
 		// A feature this version cannot run is an error too: the controller
 		// refuses the Rollout with these words (InvalidSpec).

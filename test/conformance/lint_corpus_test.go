@@ -59,6 +59,14 @@ var lintDifferences = []lintDifference{
 		"test/e2e/istio/istio-subset-split-experiment-step.yaml",
 		"test/e2e/smi/rollout-smi-experiment.yaml",
 	}},
+	{"lint-unsupported-router", []string{
+		"examples/ambassador/rollout.yaml",
+		"examples/apisix/rollout.yaml",
+		"examples/appmesh/canary-rollout.yaml",
+		"test/e2e/apisix/rollout-apisix-canary-set-header.yaml",
+		"test/e2e/apisix/rollout-apisix-canary.yaml",
+		"test/e2e/appmesh/appmesh-canary-rollout.yaml",
+	}},
 	{"lint-unsupported-step-plugin", []string{
 		"test/e2e/step-plugin/disabled-rollout.yaml",
 		"test/e2e/step-plugin/invalid-rollout.yaml",
