@@ -240,7 +240,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	if d == nil {
 		return false
 	}
-	deadline := cond.StartTime.Add(*d + pauseStartSlack)
+	deadline := cond.StartTime.Add(rampv1.SaturatingAdd(*d, pauseStartSlack))
 	if now.Before(deadline) {
 		r.out.requeue(deadline.Sub(now))
 		return false
