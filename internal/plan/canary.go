@@ -39,6 +39,7 @@ func Canary(in Input) Output {
 	}
 	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
 
+	r.normaliseStatus()
 	rev := r.trackRevision()
 	r.userActions()
 	if !r.aborted() && !r.stable() && !r.ro.Spec.Paused {
