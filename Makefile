@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CONTROLLER_GEN := go tool controller-gen
 
-.PHONY: all build generate verify-generated run up down test test-unit conformance cluster-binaries clean
+.PHONY: all build generate verify-generated run up down test test-unit fuzz conformance cluster-binaries clean
 
 all: build
 
@@ -44,6 +44,10 @@ test:
 
 test-unit:
 	go test ./...
+
+## fuzz: a short run of each fuzz target (RAMP_FUZZ_TIME per target, default 5s); part of make test
+fuzz:
+	hack/fuzz.sh
 
 ## conformance: every scenario under Ramp and under upstream Argo Rollouts v1.9.1 (the oracle), diffed (docs/conformance.md)
 conformance: build

@@ -38,6 +38,9 @@ echo "== unit tests" >&2
 go test -count=1 ./...
 (cd test/cluster && go test -count=1 ./pki/... ./proc/...)
 
+echo "== fuzzing: a short run of each target (hack/fuzz.sh, about a minute)" >&2
+hack/fuzz.sh
+
 echo "== end-to-end tests on the local control plane" >&2
 export RAMP_STATE=${RAMP_TEST_STATE:-.ramp-test} RAMP_PORT_BASE=${RAMP_TEST_PORT_BASE:-17400}
 case $RAMP_STATE in /*) ;; *) RAMP_STATE=$PWD/$RAMP_STATE ;; esac # absolute for the tests' env

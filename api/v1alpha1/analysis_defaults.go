@@ -151,9 +151,9 @@ func (w *WebMetric) EffectiveJSONPath() string {
 // EffectiveTimeout is the request timeout, 10s when unset or 0.
 func (w *WebMetric) EffectiveTimeout() time.Duration {
 	if w == nil || w.TimeoutSeconds <= 0 {
-		return time.Duration(DefaultWebMetricTimeoutSeconds) * time.Second
+		return SaturatingSeconds(DefaultWebMetricTimeoutSeconds)
 	}
-	return time.Duration(w.TimeoutSeconds) * time.Second
+	return SaturatingSeconds(w.TimeoutSeconds)
 }
 
 // EffectiveAPIVersion is apiVersion, v1 when unset.
@@ -183,9 +183,9 @@ func (n *NewRelicMetric) EffectiveProfile() string {
 // EffectiveTimeout is the NRQL timeout, 5s when unset.
 func (n *NewRelicMetric) EffectiveTimeout() time.Duration {
 	if n == nil || n.Timeout == nil || *n.Timeout <= 0 {
-		return time.Duration(DefaultNewRelicTimeoutSeconds) * time.Second
+		return SaturatingSeconds(DefaultNewRelicTimeoutSeconds)
 	}
-	return time.Duration(*n.Timeout) * time.Second
+	return SaturatingSeconds(*n.Timeout)
 }
 
 // EffectiveProfile is profile, "influxdb" when unset.

@@ -12,12 +12,10 @@ import (
 // resolved when the AnalysisRun is created; it is not pattern-validated.
 type DurationString string
 
-// Duration parses the string. An empty DurationString is a zero duration.
+// Duration parses the string (ParseDuration). An empty DurationString is a
+// zero duration.
 func (d DurationString) Duration() (time.Duration, error) {
-	if d == "" {
-		return 0, nil
-	}
-	return time.ParseDuration(string(d))
+	return ParseDuration(string(d))
 }
 
 // Metric is one measurement to take, how often to take it, and how to judge

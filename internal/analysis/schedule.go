@@ -7,6 +7,12 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
+// MinInterval is the shortest wait between two measurements of a metric,
+// whatever its interval says: a metric is never measured more often than
+// once a second (ValidateMetric rejects an interval at or below 0; one
+// below a second is waited as a second).
+const MinInterval = time.Second
+
 // Next says when a metric needs its next measurement.
 type Next struct {
 	// Due: a measurement must be taken now, or with Resume, the metric's
@@ -27,8 +33,9 @@ type Next struct {
 // it has none), needs a measurement at now, and when. startedAt is when the
 // run started. As in Argo Rollouts:
 //   - the first measurement is due at startedAt + initialDelay;
-//   - the next one at the last measurement's finishedAt + interval, or + 10s
-//     after an Error (DefaultErrorRetryInterval, whatever the interval);
+//   - the next one at the last measurement's finishedAt + interval (at
+//     least MinInterval), or + 10s after an Error
+//     (DefaultErrorRetryInterval, whatever the interval);
 //   - none once count measurements (errors excluded) were taken; without
 //     count and interval, count is 1; with an interval only, measurements go
 //     on until the run is terminated (or a limit ends the metric);
@@ -77,6 +84,7 @@ func NextMeasurement(m rampv1.Metric, r *rampv1.MetricResult, startedAt time.Tim
 		if wait, err = m.Interval.Duration(); err != nil {
 			return Next{}, fmt.Errorf("metric %q: interval: %w", m.Name, err)
 		}
+		wait = max(wait, MinInterval)
 	default:
 		// No interval and no error to retry: count (1) was reached above
 		// unless the spec asks for count > 1 without an interval, which

@@ -68,6 +68,11 @@ func TestNextMeasurement(t *testing.T) {
 		{"interval 5m after an error: 10s", spec(interval("5m")), ptr(lastAt(measured("SE"), t0)), false, t0, Next{At: at("10s")}},
 		{"interval only, terminating", spec(interval("5m")), ptr(lastAt(measured("S"), t0)), true, at("1h"), none},
 		{"count 0 with interval", spec(interval("1m"), count(0)), ptr(lastAt(measured("SSS"), t0)), false, t0, Next{At: at("1m")}},
+		// never more often than once a second, whatever the interval
+		{"interval 10ms: a second", spec(interval("10ms")), ptr(lastAt(measured("S"), t0)), false, at("10ms"), Next{At: at("1s")}},
+		{"interval 10ms, due after a second", spec(interval("10ms")), ptr(lastAt(measured("S"), t0)), false, at("1s"), Next{Due: true, At: at("1s")}},
+		{"interval -1s (not validated): a second", spec(interval("-1s")), ptr(lastAt(measured("S"), t0)), false, t0, Next{At: at("1s")}},
+		{"interval 0s (not validated): a second", spec(interval("0s"), count(5)), ptr(lastAt(measured("S"), t0)), false, t0, Next{At: at("1s")}},
 		// in-flight measurements
 		{"in flight, resumeAt ahead", spec(interval("1m")), ptr(lastAt(measured("SR"), at("30s"))), false, at("10s"), Next{Resume: true, At: at("30s")}},
 		{"in flight, resumeAt reached", spec(interval("1m")), ptr(lastAt(measured("SR"), at("30s"))), false, at("30s"), Next{Due: true, Resume: true, At: at("30s")}},

@@ -72,7 +72,8 @@ func undeclared(m rampv1.Metric, args []rampv1.Argument) string {
 
 // ValidateMetric checks one metric: limits hold integers, count (when set)
 // is at least failureLimit and inconclusiveLimit, count > 1 needs an
-// interval, durations parse, limits are in range, failureLimit and
+// interval, durations parse, an interval a metric waits (count other than
+// 1) is positive, limits are in range, failureLimit and
 // consecutiveSuccessLimit are not both disabled, and exactly one provider
 // is set.
 func ValidateMetric(m rampv1.Metric) error {
@@ -92,8 +93,14 @@ func ValidateMetric(m rampv1.Metric) error {
 	case count > 1 && m.Interval == "":
 		return errors.New("interval must be specified when count > 1")
 	}
-	if _, err := m.Interval.Duration(); err != nil {
+	iv, err := m.Interval.Duration()
+	if err != nil {
 		return fmt.Errorf("invalid interval string: %w", err)
+	}
+	if m.Interval != "" && iv <= 0 && count != 1 {
+		// upstream admits it and measures in a hot loop: no one's intent
+		// (docs/conformance.md); with count 1 it is never waited
+		return fmt.Errorf("interval: %q must be positive", m.Interval)
 	}
 	if _, err := m.InitialDelay.Duration(); err != nil {
 		return fmt.Errorf("invalid initialDelay string: %w", err)

@@ -31,6 +31,13 @@ func TestValidateMetrics(t *testing.T) {
 		{"count 1 without interval", []rampv1.Metric{spec(count(1))}, ""},
 		{"bad interval", []rampv1.Metric{spec(interval("5 minutes"))}, "invalid interval string"},
 		{"bad initialDelay", []rampv1.Metric{spec(delay("later"))}, "invalid initialDelay string"},
+		// an interval at or below 0 would measure in a hot loop (upstream
+		// admits it): an Error naming the field, unless one measurement is all
+		{"negative interval", []rampv1.Metric{spec(interval("-1s"))}, `metrics[0]: interval: "-1s" must be positive`},
+		{"zero interval, count 3", []rampv1.Metric{spec(interval("0s"), count(3))}, `metrics[0]: interval: "0s" must be positive`},
+		{"zero interval, count 0 (until terminated)", []rampv1.Metric{spec(interval("0"), count(0))}, `metrics[0]: interval: "0" must be positive`},
+		{"negative interval, count 1: never waited", []rampv1.Metric{spec(interval("-1s"), count(1))}, ""},
+		{"interval below a second: measured once a second", []rampv1.Metric{spec(interval("1ms"))}, ""},
 		{"failureLimit -2", []rampv1.Metric{spec(failureLimit(-2))}, "failureLimit must be >= -1"},
 		{"inconclusiveLimit -1", []rampv1.Metric{spec(inconclusiveLimit(-1))}, "inconclusiveLimit must be >= 0"},
 		{"consecutiveErrorLimit -1", []rampv1.Metric{spec(errorLimit(-1))}, "consecutiveErrorLimit must be >= 0"},

@@ -42,7 +42,7 @@ func controller(s Snapshot) []Finding {
 	}
 	duration := 15 * time.Second
 	if d := l.Spec.LeaseDurationSeconds; d != nil {
-		duration = time.Duration(*d) * time.Second
+		duration = rampv1.SaturatingSeconds(int64(*d))
 	}
 	age := s.Now.Sub(l.Spec.RenewTime.Time).Round(time.Second)
 	if age > duration {

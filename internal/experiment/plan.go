@@ -167,7 +167,7 @@ func (p *planner) progressDeadline() {
 	if d := p.ex.Spec.ProgressDeadlineSeconds; d != nil {
 		secs = *d
 	}
-	deadline := p.ex.CreationTimestamp.Add(time.Duration(secs) * time.Second)
+	deadline := p.ex.CreationTimestamp.Add(rampv1.SaturatingSeconds(int64(secs)))
 	if p.in.Now.Before(deadline) {
 		p.requeue(deadline.Sub(p.in.Now))
 		return
@@ -286,9 +286,9 @@ func (p *planner) completed() {
 		}
 	}
 	if at.IsZero() {
-		at = p.in.Now.Add(time.Duration(delay) * time.Second)
+		at = p.in.Now.Add(rampv1.SaturatingSeconds(int64(delay)))
 		if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == ReasonCompleted {
-			at = c.LastTransitionTime.Add(time.Duration(delay) * time.Second)
+			at = c.LastTransitionTime.Add(rampv1.SaturatingSeconds(int64(delay)))
 		}
 	}
 	p.out.ScaleDownDeadline = at

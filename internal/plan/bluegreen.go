@@ -140,12 +140,12 @@ func (r *blueGreenRun) promotionGate() {
 		s.ControllerPause = true
 		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonBlueGreenPause)
 		if timed {
-			r.out.requeue(time.Duration(r.b.AutoPromotionSeconds)*time.Second + pauseStartSlack + time.Second)
+			r.out.requeue(rampv1.SaturatingAdd(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds)), pauseStartSlack+time.Second))
 		}
 		return
 	case timed:
 		// startTime has second resolution: count from the next whole second.
-		at := cond.StartTime.Add(time.Second + time.Duration(r.b.AutoPromotionSeconds)*time.Second)
+		at := cond.StartTime.Add(rampv1.SaturatingAdd(time.Second, rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds))))
 		if r.in.Now.Before(at) {
 			r.out.requeue(at.Sub(r.in.Now))
 			return
@@ -198,7 +198,7 @@ func (r *blueGreenRun) scale() {
 		case rs.Spec == 0:
 		case rs.ScaleDownAt == nil && waiting < r.revisionLimit():
 			waiting++
-			r.setDeadline(rs.Name, now.Add(time.Duration(r.ro.ScaleDownDelaySeconds())*time.Second))
+			r.setDeadline(rs.Name, now.Add(rampv1.SaturatingSeconds(int64(r.ro.ScaleDownDelaySeconds()))))
 		case rs.ScaleDownAt != nil && waiting < r.revisionLimit() && now.Before(*rs.ScaleDownAt):
 			waiting++
 			r.out.requeue(rs.ScaleDownAt.Sub(now))

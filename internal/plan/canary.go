@@ -39,6 +39,7 @@ func Canary(in Input) Output {
 	}
 	removeCondition(&r.s, rampv1.RolloutInvalidSpec)
 
+	r.normaliseStatus()
 	rev := r.trackRevision()
 	r.userActions()
 	if !r.aborted() && !r.stable() && !r.ro.Spec.Paused {
@@ -240,7 +241,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	if d == nil {
 		return false
 	}
-	deadline := cond.StartTime.Add(*d + pauseStartSlack)
+	deadline := cond.StartTime.Add(rampv1.SaturatingAdd(*d, pauseStartSlack))
 	if now.Before(deadline) {
 		r.out.requeue(deadline.Sub(now))
 		return false

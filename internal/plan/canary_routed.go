@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -202,7 +201,7 @@ func (r *canaryRun) oldSize(rs *ReplicaSet) int32 {
 		}
 	case rs.ScaleDownAt == nil:
 		if d := r.ro.ScaleDownDelaySeconds(); d > 0 {
-			r.setDeadline(rs.Name, now.Add(time.Duration(d)*time.Second))
+			r.setDeadline(rs.Name, now.Add(rampv1.SaturatingSeconds(int64(d))))
 			return rs.Spec
 		}
 	case now.Before(*rs.ScaleDownAt):

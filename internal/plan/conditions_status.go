@@ -98,7 +98,7 @@ func (r *base) progressDeadline(rsName string) {
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
 			fmt.Sprintf(rampv1.RolloutMessageProgressing, r.ro.Name), now, true)
 	}
-	deadline := time.Duration(r.ro.ProgressDeadlineSeconds()) * time.Second
+	deadline := rampv1.SaturatingSeconds(int64(r.ro.ProgressDeadlineSeconds()))
 	last := findCondition(s, rampv1.RolloutProgressing).LastUpdateTime.Time
 	if left := last.Add(deadline).Sub(now); left > 0 {
 		r.out.requeue(left)

@@ -1,6 +1,10 @@
 package plan
 
-import "time"
+import (
+	"time"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
 
 // delayedZero keeps the ReplicaSet's size until a recorded deadline (set now
 // if missing), then returns 0. A delay of 0 leaves it running (upstream
@@ -13,7 +17,7 @@ func (r *base) delayedZero(rs *ReplicaSet, delaySeconds int32) int32 {
 		if delaySeconds <= 0 {
 			return rs.Spec // 0: left running, as upstream
 		}
-		at := r.in.Now.Add(time.Duration(delaySeconds) * time.Second)
+		at := r.in.Now.Add(rampv1.SaturatingSeconds(int64(delaySeconds)))
 		r.setDeadline(rs.Name, at)
 		r.out.requeue(at.Sub(r.in.Now))
 		return rs.Spec

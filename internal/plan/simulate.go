@@ -231,7 +231,7 @@ func (s *simulator) completed() {
 	p := s.point(PointComplete, s.lastIndex())
 	p.Weight = s.tr.MaxWeight
 	if old := s.w.rs[simOld]; old != nil && old.ScaleDownAt != nil {
-		p.Delay = time.Duration(s.w.ro.ScaleDownDelaySeconds()) * time.Second
+		p.Delay = rampv1.SaturatingSeconds(int64(s.w.ro.ScaleDownDelaySeconds()))
 	}
 	s.add(p)
 }

@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"time"
-
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
@@ -80,7 +78,7 @@ func (s *simulator) gatePoints(b *rampv1.BlueGreenStrategy) {
 		p := s.point(PhasePromotion, -1)
 		p.Gate = Gate{Pause: true}
 		if b.AutoPromotionEnabledOrDefault() && b.AutoPromotionSeconds > 0 {
-			d := time.Duration(b.AutoPromotionSeconds) * time.Second
+			d := rampv1.SaturatingSeconds(int64(b.AutoPromotionSeconds))
 			p.Gate.Duration = &d
 		}
 		s.once(p)

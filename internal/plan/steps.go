@@ -38,40 +38,20 @@ func legacyStepsHash(steps []rampv1.CanaryStep) string {
 	return hex.EncodeToString(sum[:])[:10]
 }
 
-// PauseDuration parses pause.duration: an integer number of seconds or a Go
-// duration string. nil means "pause until promoted". A string of digits
-// beyond an int32 of seconds is an error (upstream reports it as invalid);
-// time.ParseDuration itself rejects a duration that overflows.
+// PauseDuration parses pause.duration (rampv1.ParseSecondsOrDuration): an
+// integer number of seconds or a Go duration string. nil means "pause until
+// promoted". A string of digits beyond an int32 of seconds is an error
+// (upstream reports it as invalid), as is a duration beyond
+// rampv1.MaxDuration.
 func PauseDuration(d *intstr.IntOrString) (*time.Duration, error) {
 	if d == nil {
 		return nil, nil
 	}
-	if d.Type == intstr.Int {
-		v := time.Duration(d.IntVal) * time.Second
-		return &v, nil
-	}
-	if isDigits(d.StrVal) {
-		secs, err := strconv.ParseInt(d.StrVal, 10, 32) // as upstream: whole seconds fit an int32, so never overflow a Duration
-		if err != nil {
-			return nil, fmt.Errorf("pause.duration %q: %w", d.StrVal, err)
-		}
-		v := time.Duration(secs) * time.Second
-		return &v, nil
-	}
-	v, err := time.ParseDuration(d.StrVal)
+	v, err := rampv1.ParseSecondsOrDuration(*d)
 	if err != nil {
-		return nil, fmt.Errorf("pause.duration %q: %w", d.StrVal, err)
+		return nil, fmt.Errorf("pause.duration %q: %w", d.String(), err)
 	}
 	return &v, nil
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // weightAt is the canary weight in force at step index i: the last setWeight

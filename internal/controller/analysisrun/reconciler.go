@@ -148,7 +148,7 @@ func (r *Reconciler) expire(ctx context.Context, run *rampv1.AnalysisRun, now ti
 	if secs == nil || *secs < 0 {
 		return ctrl.Result{}, nil // a negative TTL ended the run in Error (analysis.ValidateRun): keep it to be read
 	}
-	if wait := run.Status.CompletedAt.Add(time.Duration(*secs) * time.Second).Sub(now); wait > 0 {
+	if wait := run.Status.CompletedAt.Add(rampv1.SaturatingSeconds(int64(*secs))).Sub(now); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
 	return ctrl.Result{}, client.IgnoreNotFound(r.Client.Delete(ctx, run, client.Preconditions{UID: &run.UID}))

@@ -16,6 +16,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/controller/controllertest"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
+	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
 // rolloutSeeds are the fuzz corpus's seeds: a spec and a status (JSON), the
@@ -37,6 +38,13 @@ var rolloutSeeds = []struct {
 	{`{"replicas":0,"selector":null,"template":null,"strategy":{}}`, `{"controllerPause":true}`, math.MinInt32, 1 | 1<<2 | 1<<6},
 	{`{"replicas":3,"workloadRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web","scaleDown":"progressively"},"template":null}`, `{}`, 0, 1<<2 | 1<<13},
 	{`{"replicas":-3,"revisionHistoryLimit":-1,"restartAt":"2020-01-01T00:00:00Z","strategy":{"canary":{"maxSurge":"300%","maxUnavailable":-2}}}`, `{"restartedAt":"2030-01-01T00:00:00Z"}`, 3, 5<<8 | 1<<1},
+	// out-of-range status on the current revision (bit 14): a negative or
+	// huge step index, a stale pause condition, an unknown stableRS
+	{`{"replicas":5,"strategy":{"canary":{"steps":[{"setWeight":20},{"pause":{}},{"setWeight":60},{"pause":{"duration":60}}]}}}`,
+		`{"stableRS":"old","pauseConditions":[{"reason":"CanaryPauseStep","startTime":"2020-01-01T00:00:00Z"}],"controllerPause":true}`, -1, 1<<14 | 2<<8 | 5<<16 | 1<<20},
+	{`{"replicas":5,"strategy":{"canary":{"steps":[{"setWeight":20},{"pause":{}}]}}}`, `{"stableRS":"old"}`, math.MinInt32, 1<<14 | 2<<8 | 5<<16 | 1<<20},
+	{`{"replicas":5,"strategy":{"canary":{"steps":[{"setWeight":20},{"pause":{"duration":"2562047h47m16.854775807s"}}]}}}`, `{"stableRS":"old"}`, 1, 1<<14 | 1<<3 | 2<<8 | 5<<16 | 1<<20},
+	{`{"replicas":5,"strategy":{"canary":{"steps":[{"setWeight":20},{"pause":{}}]}}}`, `{}`, math.MaxInt32, 1<<14 | 1<<4 | 1<<3 | 1<<8 | 3<<16},
 }
 
 // FuzzRolloutReconcile: whatever the spec and status, Reconcile never
@@ -81,7 +89,9 @@ func checkPasses(t *testing.T, env *controllertest.Env, pass func() error, verb 
 // fuzzRollout is ns/web from the fuzz input: the JSON decoded over a
 // default Rollout (bytes that are not JSON leave it), then knobs' bits: nil
 // selector, empty template, no template, a stale pause condition, unknown
-// stableRS and currentPodHash, controllerPause, abort.
+// stableRS and currentPodHash, controllerPause, abort, and (bit 14)
+// currentPodHash set to the template's hash, so that the status is that of
+// the revision in progress and its step index is read as it stands.
 func fuzzRollout(t *testing.T, spec, status []byte, step int32, knobs uint64) *rampv1.Rollout {
 	ro := webRollout(t, "")
 	_ = json.Unmarshal(spec, &ro.Spec)     // random bytes: whatever decodes is used
@@ -109,6 +119,10 @@ func fuzzRollout(t *testing.T, spec, status []byte, step int32, knobs uint64) *r
 	}
 	ro.Status.ControllerPause = ro.Status.ControllerPause || bit(6)
 	ro.Status.Abort = ro.Status.Abort || bit(7)
+	if bit(14) && ro.Spec.Template != nil {
+		ro.Status.CurrentPodHash = plan.TemplateHash(ro.Spec.Template, ro.Status.CollisionCount)
+		ro.Status.CurrentStepHash = plan.StepsHash(canarySteps(ro))
+	}
 	return ro
 }
 
@@ -145,4 +159,12 @@ func fuzzObjects(ro *rampv1.Rollout, knobs uint64) []client.Object {
 					Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}}}})
 	}
 	return objs
+}
+
+// canarySteps are ro's canary steps (none for blue-green).
+func canarySteps(ro *rampv1.Rollout) []rampv1.CanaryStep {
+	if c := ro.Spec.Strategy.Canary; c != nil {
+		return c.Steps
+	}
+	return nil
 }

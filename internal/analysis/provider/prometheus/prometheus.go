@@ -128,7 +128,7 @@ func timeoutOf(m *rampv1.PrometheusMetric) (time.Duration, error) {
 	case *m.Timeout > int64(24*time.Hour/time.Second):
 		return 0, fmt.Errorf("timeout must be at most a day (got %ds)", *m.Timeout)
 	}
-	return time.Duration(*m.Timeout) * time.Second, nil
+	return rampv1.SaturatingSeconds(*m.Timeout), nil
 }
 
 // authenticationSet reports whether a metric asks for SigV4 or OAuth2,

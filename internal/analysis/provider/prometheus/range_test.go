@@ -66,3 +66,22 @@ func TestMeasureRangeQueryErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBounds: a range query's start and end, as timestamps or expressions,
+// never panic the provider, and bounds that resolve are in order.
+func FuzzBounds(f *testing.F) {
+	for _, s := range [][2]string{
+		{`now() - duration("5m")`, "now()"}, {"2026-03-01T10:00:00Z", ""}, {`date("2026-02-01")`, `now().Add(duration("-2h"))`},
+		{"now() -", ""}, {"5", ""}, {`duration("x")`, ""}, {"now()", `now() - duration("1m")`},
+		{`now() - duration("2562047h47m16.854775807s")`, ""}, {`now().Add(duration("-9223372036s"))`, `now().Add(duration("1e9h"))`},
+		{"", ""}, {"((((", "}"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, start, end string) {
+		s, e, err := bounds(&rampv1.PrometheusRangeQueryArgs{Start: start, End: end, Step: "1m"}, clock)
+		if err == nil && e.Before(s) {
+			t.Fatalf("bounds(%q, %q) = %v, %v: end before start", start, end, s, e)
+		}
+	})
+}

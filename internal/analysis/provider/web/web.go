@@ -16,9 +16,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
-
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
 const (
@@ -81,7 +81,7 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	}
 	timeout := DefaultTimeout
 	if m.TimeoutSeconds > 0 {
-		timeout = time.Duration(min(m.TimeoutSeconds, 86400)) * time.Second
+		timeout = rampv1.SaturatingSeconds(min(m.TimeoutSeconds, 86400))
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("timed out after %s", timeout))
 	defer cancel()

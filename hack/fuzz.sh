@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A short run of each fuzz target (make test runs it after the unit tests;
+# make fuzz alone). RAMP_FUZZ_TIME sets the time per target (default 5s; 0
+# skips). A crash is written to the package's testdata/fuzz/<target>/ and
+# fails the run: commit it with the fix, so the corpus grows with every
+# crash found. The seeds of every target (and of those not listed here,
+# such as the reconcilers' fuzzing) also run as unit tests in `go test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+time_per=${RAMP_FUZZ_TIME:-5s}
+if [ "$time_per" = 0 ]; then exit 0; fi
+targets=(
+  "./api/v1alpha1 FuzzParseDuration"                  # duration parsing and saturation
+  "./internal/plan FuzzBudget"                        # maxSurge / maxUnavailable: ints and percentages
+  "./internal/plan FuzzCanaryStatus"                  # step / status normalisation
+  "./internal/analysis FuzzEvaluateJSON"              # condition evaluation: random expressions and results
+  "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
+  "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
+  "./internal/lint FuzzParse"                         # lint's YAML decoding
+)
+start=$SECONDS
+for t in "${targets[@]}"; do
+  read -r pkg name <<<"$t"
+  if ! out=$(go test -run '^$' -fuzz "^${name}\$" -fuzztime "$time_per" "$pkg" 2>&1); then
+    echo "$out" >&2
+    echo "fuzz: $name ($pkg) failed; its input is in $pkg/testdata/fuzz/$name/" >&2
+    exit 1
+  fi
+  execs=$(grep -o 'execs: [0-9]*' <<<"$out" | tail -1 | cut -d' ' -f2 || true)
+  echo "fuzz: $name ($pkg): ${execs:-no new} execs beyond the corpus, passed" >&2
+done
+echo "fuzz: ${#targets[@]} targets, ${time_per} each, in $((SECONDS - start))s" >&2
