@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CONTROLLER_GEN := go tool controller-gen
 
-.PHONY: all build generate verify-generated run up down test test-unit conformance cluster-binaries clean
+.PHONY: all build generate verify-generated run up down test test-unit lint conformance cluster-binaries clean
 
 all: build
 
@@ -38,12 +38,16 @@ down:
 run: up build
 	hack/run.sh
 
-## test: unit tests and the end-to-end suite on the local control plane
+## test: linters, unit tests and the end-to-end suite on the local control plane
 test:
 	hack/test.sh
 
 test-unit:
 	go test ./...
+
+## lint: go vet, staticcheck and golangci-lint (.golangci.yml), versions pinned in hack/tools/go.mod
+lint:
+	hack/lint.sh
 
 ## conformance: every scenario under Ramp and under upstream Argo Rollouts v1.9.1 (the oracle), diffed (docs/conformance.md)
 conformance: build

@@ -14,8 +14,8 @@ import (
 	"os"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
-	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -30,7 +30,7 @@ func main() {
 
 func run(files []string, out io.Writer) error {
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{apiextensions.AddToScheme, apiextv1.AddToScheme, apiextv1beta1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{apiextensions.AddToScheme, apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			return err
 		}
@@ -42,7 +42,7 @@ func run(files []string, out io.Writer) error {
 		}
 		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 		for {
-			var old apiextv1beta1.CustomResourceDefinition
+			var old apiextensionsv1beta1.CustomResourceDefinition
 			if err := dec.Decode(&old); errors.Is(err, io.EOF) {
 				break
 			} else if err != nil {
@@ -56,13 +56,13 @@ func run(files []string, out io.Writer) error {
 			if err := scheme.Convert(&old, &internal, nil); err != nil {
 				return fmt.Errorf("%s: %s: %w", f, old.Name, err)
 			}
-			var crd apiextv1.CustomResourceDefinition
+			var crd apiextensionsv1.CustomResourceDefinition
 			if err := scheme.Convert(&internal, &crd, nil); err != nil {
 				return fmt.Errorf("%s: %s: %w", f, old.Name, err)
 			}
 			structural(&crd)
 			crd.APIVersion, crd.Kind = "apiextensions.k8s.io/v1", "CustomResourceDefinition"
-			crd.Status = apiextv1.CustomResourceDefinitionStatus{}
+			crd.Status = apiextensionsv1.CustomResourceDefinitionStatus{}
 			b, err := yaml.Marshal(&crd)
 			if err != nil {
 				return err
@@ -77,13 +77,13 @@ func run(files []string, out io.Writer) error {
 
 // structural makes what v1beta1 allowed and v1 requires explicit: a typed
 // root, and unknown fields kept there instead of spec.preserveUnknownFields.
-func structural(crd *apiextv1.CustomResourceDefinition) {
+func structural(crd *apiextensionsv1.CustomResourceDefinition) {
 	keep := crd.Spec.PreserveUnknownFields
 	crd.Spec.PreserveUnknownFields = false
 	for i := range crd.Spec.Versions {
 		v := &crd.Spec.Versions[i]
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
-			v.Schema = &apiextv1.CustomResourceValidation{OpenAPIV3Schema: &apiextv1.JSONSchemaProps{}}
+			v.Schema = &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{}}
 		}
 		root := v.Schema.OpenAPIV3Schema
 		if root.Type == "" {

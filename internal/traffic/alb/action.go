@@ -114,7 +114,7 @@ func (a action) check(u *unstructured.Unstructured) error {
 			}
 		}
 	}
-	return fmt.Errorf("Ingress %s/%s has no rule with backend service %s and port name %s", u.GetNamespace(), u.GetName(), a.name, useAnnotation)
+	return fmt.Errorf("ingress %s/%s has no rule with backend service %s and port name %s", u.GetNamespace(), u.GetName(), a.name, useAnnotation)
 }
 
 // usesAnnotation says whether the backend at path in obj is Service svc with

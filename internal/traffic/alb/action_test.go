@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -88,11 +88,11 @@ metadata: {name: web, namespace: shop}
 spec:
   rules:
   - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web-stable, port: {number: 80}}}}]}`,
-			err: "Ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
+			err: "ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
 		{name: "other service", root: "web", ingress: ingressYAML,
-			err: "Ingress shop/web has no rule with backend service web and port name use-annotation"},
+			err: "ingress shop/web has no rule with backend service web and port name use-annotation"},
 		{name: "no rules", ingress: `metadata: {name: web, namespace: shop}`,
-			err: "Ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
+			err: "ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,16 +165,16 @@ func TestApply(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.out == nil {
-				if !equality.Semantic.DeepEqual(u.Object, before.Object) {
+				if !apiequality.Semantic.DeepEqual(u.Object, before.Object) {
 					t.Errorf("changed: %v", u.GetAnnotations())
 				}
 				return
 			}
-			if !equality.Semantic.DeepEqual(u.GetAnnotations(), tt.out) {
+			if !apiequality.Semantic.DeepEqual(u.GetAnnotations(), tt.out) {
 				t.Errorf("annotations =\n%v\nwant\n%v", u.GetAnnotations(), tt.out)
 			}
 			before.SetAnnotations(u.GetAnnotations())
-			if !equality.Semantic.DeepEqual(u.Object, before.Object) {
+			if !apiequality.Semantic.DeepEqual(u.Object, before.Object) {
 				t.Errorf("changed more than annotations")
 			}
 		})

@@ -162,7 +162,7 @@ func TestSyncErrors(t *testing.T) {
 
 	r := New(newClient(t, &writes, obj(t, ingressYAML)))
 	_, err = r.Sync(ctx, rollout(func(a *rampv1.ALBTrafficRouting) { a.RootService = "web" }), traffic.Route{Max: 100})
-	if err == nil || err.Error() != "Ingress shop/web has no rule with backend service web and port name use-annotation" || !traffic.IsConfigError(err) {
+	if err == nil || err.Error() != "ingress shop/web has no rule with backend service web and port name use-annotation" || !traffic.IsConfigError(err) {
 		t.Errorf("Sync without a use-annotation rule: %v", err)
 	}
 	if _, err := r.Sync(ctx, rollout(), traffic.Route{Max: 100, Mirrors: []rampv1.SetMirrorRoute{{Name: "m"}}}); !traffic.IsConfigError(err) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -193,7 +193,7 @@ func TestApplyHeaderRoutes(t *testing.T) {
 			if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) {
 				t.Errorf("annotations:\n%v\nwant\n%v", u.GetAnnotations(), want.GetAnnotations())
 			}
-			if !equality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
+			if !apiequality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
 				got, _ := json.Marshal(u.Object["spec"])
 				exp, _ := json.Marshal(want.Object["spec"])
 				t.Errorf("spec:\n%s\nwant\n%s", got, exp)
@@ -312,7 +312,7 @@ func TestSyncHeaderRouteIngresses(t *testing.T) {
 	} {
 		u := read(name)
 		want := ingressWith(t, h1On(), rules...)
-		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !equality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
+		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !apiequality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
 			t.Errorf("%s with the header route: %v %v", name, u.GetAnnotations(), u.Object["spec"])
 		}
 	}
@@ -324,7 +324,7 @@ func TestSyncHeaderRouteIngresses(t *testing.T) {
 	} {
 		u := read(name)
 		want := ingressWith(t, map[string]string{weightKey: weight20, ManagedActionsAnnotation: marks(weightKey)}, rules...)
-		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !equality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
+		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !apiequality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
 			t.Errorf("%s after removal: %v %v", name, u.GetAnnotations(), u.Object["spec"])
 		}
 	}
