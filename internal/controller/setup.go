@@ -5,6 +5,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
@@ -38,7 +39,7 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err != nil {
 		return err
 	}
-	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: metrics.CountingRecorder{EventRecorder: mgr.GetEventRecorder("rollouts-controller")}, Clock: clock.RealClock{},
+	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: metrics.CountingRecorder{EventRecorder: mgr.GetEventRecorder(rampv1.ControllerAgentName)}, Clock: clock.RealClock{},
 		Routers: routers}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err

@@ -14,20 +14,6 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// Defaults, as upstream.
-const (
-	DefaultProgressDeadlineSeconds = 600
-	DefaultScaleDownDelaySeconds   = 30
-)
-
-// Reasons of the Progressing condition and Events.
-const (
-	ReasonProgressing = "ReplicaSetUpdated"
-	ReasonRunning     = "NewReplicaSetAvailable"
-	ReasonCompleted   = "ExperimentCompleted"
-	ReasonInvalidSpec = "InvalidSpec"
-)
-
 // ReplicaSet is what the plan needs of a template's ReplicaSet.
 type ReplicaSet struct {
 	Name, Hash                       string
@@ -95,7 +81,7 @@ func Plan(in Input) Output {
 		p.completed()
 	case in.Invalid != "":
 		p.finish(rampv1.AnalysisPhaseError, in.Invalid)
-		setCondition(&out.Status, rampv1.InvalidExperimentSpec, corev1.ConditionTrue, ReasonInvalidSpec, in.Invalid, in.Now)
+		setCondition(&out.Status, rampv1.InvalidExperimentSpec, corev1.ConditionTrue, rampv1.ExperimentReasonInvalidSpec, in.Invalid, in.Now)
 		p.completed()
 	default:
 		p.run()
@@ -112,17 +98,14 @@ type planner struct {
 
 // replicas is a template's size while the Experiment runs (default 1).
 func replicas(t rampv1.TemplateSpec) int32 {
-	if t.Replicas == nil {
-		return 1
-	}
-	return *t.Replicas
+	return t.EffectiveReplicas()
 }
 
 func (p *planner) run() {
 	st := &p.out.Status
 	if st.Phase == "" {
 		st.Phase = rampv1.AnalysisPhasePending
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonProgressing, fmt.Sprintf("Experiment %q is progressing.", p.ex.Name), p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, rampv1.ExperimentReasonReplicaSetUpdated, fmt.Sprintf(rampv1.ExperimentMessageProgressing, p.ex.Name), p.in.Now)
 	}
 	if p.ex.Spec.Terminate {
 		p.finish(rampv1.AnalysisPhaseSuccessful, "Experiment was terminated")
@@ -148,7 +131,7 @@ func (p *planner) run() {
 		}
 		now := metav1.NewTime(p.in.Now)
 		st.AvailableAt, st.Phase = &now, rampv1.AnalysisPhaseRunning
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonRunning, fmt.Sprintf("Experiment %q is running.", p.ex.Name), p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, rampv1.ExperimentReasonNewReplicaSetAvailable, fmt.Sprintf(rampv1.ExperimentMessageRunning, p.ex.Name), p.in.Now)
 		p.event(false, "ExperimentRunning", "all templates are available")
 	}
 	p.analyses()
@@ -165,10 +148,7 @@ func (p *planner) run() {
 // progressDeadline fails the Experiment when its ReplicaSets do not become
 // available within progressDeadlineSeconds of its creation.
 func (p *planner) progressDeadline() {
-	secs := int32(DefaultProgressDeadlineSeconds)
-	if d := p.ex.Spec.ProgressDeadlineSeconds; d != nil {
-		secs = *d
-	}
+	secs := p.ex.Spec.EffectiveProgressDeadlineSeconds()
 	deadline := p.ex.CreationTimestamp.Add(time.Duration(secs) * time.Second)
 	if p.in.Now.Before(deadline) {
 		p.requeue(deadline.Sub(p.in.Now))
@@ -261,7 +241,7 @@ func (p *planner) finish(phase rampv1.AnalysisPhase, msg string) {
 	st.Phase, st.Message = phase, msg
 	if phase == rampv1.AnalysisPhaseSuccessful {
 		st.Message = ""
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, msg, p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, rampv1.ExperimentReasonCompleted, msg, p.in.Now)
 	}
 	p.event(phase != rampv1.AnalysisPhaseSuccessful, "Experiment"+string(phase), msg)
 }
@@ -275,10 +255,7 @@ func (p *planner) completed() {
 			p.out.Terminate = append(p.out.Terminate, a.Name)
 		}
 	}
-	delay := int32(DefaultScaleDownDelaySeconds)
-	if d := p.ex.Spec.ScaleDownDelaySeconds; d != nil {
-		delay = *d
-	}
+	delay := p.ex.Spec.EffectiveScaleDownDelaySeconds()
 	// the deadline recorded on the ReplicaSets (upstream's annotation),
 	// else from the verdict's time when the condition holds it, else from now
 	var at time.Time
@@ -289,7 +266,7 @@ func (p *planner) completed() {
 	}
 	if at.IsZero() {
 		at = p.in.Now.Add(time.Duration(delay) * time.Second)
-		if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == ReasonCompleted {
+		if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == rampv1.ExperimentReasonCompleted {
 			at = c.LastTransitionTime.Add(time.Duration(delay) * time.Second)
 		}
 	}

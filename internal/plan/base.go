@@ -112,7 +112,7 @@ func (r *base) setScale(name string, from, to int32) {
 // pass creates or scales (one API write instead of one per ReplicaSet).
 func (r *base) scaleEvent() {
 	if r.out.CreateNew {
-		r.out.event(rampv1.RolloutReasonNewReplicaSetCreated, "Created ReplicaSet %s-%s (revision %d)", r.ro.Name, r.in.NewHash, r.revision())
+		r.out.event(rampv1.RolloutReasonNewReplicaSetCreated, rampv1.RolloutMessageNewReplicaSetDetailed, r.ro.Name+"-"+r.in.NewHash, r.revision())
 		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
 	}
 	if r.notCompleted {
@@ -122,7 +122,7 @@ func (r *base) scaleEvent() {
 		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
 	}
 	if r.first {
-		r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.revision(), r.in.NewHash, "Initial deploy")
+		r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.revision(), r.in.NewHash, rampv1.RolloutMessageInitialDeploy)
 	}
 }
 
@@ -133,7 +133,7 @@ func (r *base) newRevision(first bool) {
 	r.revised, r.first = true, first
 	c := findCondition(&r.ro.Status, rampv1.RolloutCompleted)
 	r.notCompleted = c == nil || c.Status != corev1.ConditionFalse
-	r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
+	r.out.event(rampv1.RolloutReasonUpdated, rampv1.RolloutMessageUpdated, r.revision())
 }
 
 // abortOrRetry applies status.abort (as the plugin and Argo CD set it) and

@@ -72,7 +72,7 @@ func (r *canaryRun) routedComplete() {
 	}
 	r.s.StableRS, r.s.PromoteFull = r.in.NewHash, false
 	r.stable = true
-	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, "Rollout is healthy")
+	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, rampv1.RolloutMessageHealthy)
 }
 
 // canarySelect is the hash the canary Service should select: the canary's
@@ -237,16 +237,13 @@ func (r *canaryRun) routedWeights() {
 	// As upstream: an Event whenever the recorded destinations change.
 	switch prev := r.ro.Status.Canary.Weights; {
 	case prev == nil:
-		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated to %d", w.Canary.Weight)
+		r.out.event(rampv1.RolloutReasonTrafficWeightUpdated, rampv1.RolloutMessageTrafficWeightUpdated, sprintf("to %d", w.Canary.Weight))
 	case prev.Canary.Weight != w.Canary.Weight:
-		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated from %d to %d", prev.Canary.Weight, w.Canary.Weight)
+		r.out.event(rampv1.RolloutReasonTrafficWeightUpdated, rampv1.RolloutMessageTrafficWeightUpdated, sprintf("from %d to %d", prev.Canary.Weight, w.Canary.Weight))
 	case prev.Canary != w.Canary || prev.Stable != w.Stable:
-		r.out.event(reasonTrafficWeightUpdated, "Traffic weight updated ")
+		r.out.event(rampv1.RolloutReasonTrafficWeightUpdated, rampv1.RolloutMessageTrafficWeightUpdated, "")
 	}
 }
-
-// reasonTrafficWeightUpdated is upstream's Event reason for a route change.
-const reasonTrafficWeightUpdated = "TrafficWeightUpdated"
 
 // routedHealthy: like healthy, but older ReplicaSets waiting out their
 // scale-down delay do not make the Rollout unhealthy (as blue-green).

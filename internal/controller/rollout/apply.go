@@ -117,7 +117,7 @@ func (r *Reconciler) patchReplicaSet(ctx context.Context, ro *rampv1.Rollout, rs
 		if at != nil {
 			v = at.UTC().Format(time.RFC3339)
 		}
-		annotations[ScaleDownDeadlineAnnotation] = v
+		annotations[rampv1.ScaleDownDeadlineAnnotation] = v
 		if _, legacy := rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]; legacy {
 			annotations[rampv1.LegacyScaleDownDeadlineAnnotation] = nil
 		}
@@ -147,7 +147,7 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: name}, &svc); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	old := svc.Spec.Selector[HashLabel]
+	old := svc.Spec.Selector[rampv1.DefaultRolloutUniqueLabelKey]
 	if old == hash && svc.Annotations[rampv1.ManagedByRolloutsAnnotation] == ro.Name {
 		return nil
 	}
@@ -155,7 +155,7 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	if svc.Spec.Selector == nil {
 		svc.Spec.Selector = map[string]string{}
 	}
-	svc.Spec.Selector[HashLabel] = hash
+	svc.Spec.Selector[rampv1.DefaultRolloutUniqueLabelKey] = hash
 	if svc.Annotations == nil {
 		svc.Annotations = map[string]string{}
 	}
@@ -165,8 +165,8 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	}
 	log.FromContext(ctx).V(1).Info("pointed service", "service", name, "from", old, "to", hash)
 	if old != hash {
-		r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, "SwitchService", "SwitchService",
-			"Switched selector for service '%s' from '%s' to '%s'", name, old, hash)
+		r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, rampv1.RolloutReasonSwitchService, rampv1.RolloutReasonSwitchService,
+			rampv1.RolloutMessageSwitchService, name, old, hash)
 	}
 	return nil
 }
@@ -175,11 +175,11 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 // its earlier numbers in the revision-history annotation.
 func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revision int64) error {
 	history := rs.Annotations[rampv1.RevisionHistoryAnnotation]
-	if old := rs.Annotations[RevisionAnnotation]; old != "" {
+	if old := rs.Annotations[rampv1.RevisionAnnotation]; old != "" {
 		history = strings.TrimPrefix(history+","+old, ",")
 	}
 	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{
-		RevisionAnnotation: strconv.FormatInt(revision, 10), rampv1.RevisionHistoryAnnotation: history}}})
+		rampv1.RevisionAnnotation: strconv.FormatInt(revision, 10), rampv1.RevisionHistoryAnnotation: history}}})
 	if err != nil {
 		return err
 	}
@@ -199,8 +199,8 @@ func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revisi
 // upstream does.
 func (r *Reconciler) annotateRollout(ctx context.Context, ro *rampv1.Rollout, w *world) error {
 	want := map[string]any{}
-	if rev := strconv.FormatInt(w.revision, 10); w.revision > 0 && ro.Annotations[RevisionAnnotation] != rev {
-		want[RevisionAnnotation] = rev
+	if rev := strconv.FormatInt(w.revision, 10); w.revision > 0 && ro.Annotations[rampv1.RevisionAnnotation] != rev {
+		want[rampv1.RevisionAnnotation] = rev
 	}
 	if w.workload != nil {
 		if gen := strconv.FormatInt(w.workload.Generation, 10); ro.Annotations[rampv1.WorkloadGenerationAnnotation] != gen {

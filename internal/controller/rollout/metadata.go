@@ -17,11 +17,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-// EphemeralMetadataAnnotation records on a ReplicaSet the role metadata its
-// template carries, so its keys are removed from it and its pods when its
-// role changes, even after the Rollout stops setting them.
-const EphemeralMetadataAnnotation = rampv1.EphemeralMetadataAnnotation
-
 // LegacyEphemeralKeysAnnotation is the record earlier Ramp versions wrote
 // ("labels=a,b;annotations=c"): still read, removed on the next write.
 const LegacyEphemeralKeysAnnotation = "rollout.ramp.dev/ephemeral-keys"
@@ -38,7 +33,7 @@ func (k ephemeralKeys) String() string {
 	return "labels=" + strings.Join(k.labels, ",") + ";annotations=" + strings.Join(k.annotations, ",")
 }
 
-// record is the EphemeralMetadataAnnotation value for role md ("" when it
+// record is the rampv1.EphemeralMetadataAnnotation value for role md ("" when it
 // sets no key).
 func record(md *rampv1.PodTemplateMetadata) string {
 	if roleKeys(md).empty() {
@@ -48,12 +43,12 @@ func record(md *rampv1.PodTemplateMetadata) string {
 	return string(b)
 }
 
-// recordedKeys reads the keys of EphemeralMetadataAnnotation and of
+// recordedKeys reads the keys of rampv1.EphemeralMetadataAnnotation and of
 // LegacyEphemeralKeysAnnotation.
 func recordedKeys(rs *appsv1.ReplicaSet) ephemeralKeys {
 	var k ephemeralKeys
 	var md rampv1.PodTemplateMetadata
-	if v := rs.Annotations[EphemeralMetadataAnnotation]; v != "" && json.Unmarshal([]byte(v), &md) == nil {
+	if v := rs.Annotations[rampv1.EphemeralMetadataAnnotation]; v != "" && json.Unmarshal([]byte(v), &md) == nil {
 		k = roleKeys(&md)
 	}
 	for part := range strings.SplitSeq(rs.Annotations[LegacyEphemeralKeysAnnotation], ";") {
@@ -114,7 +109,7 @@ func withRole(ro *rampv1.Rollout, st *rampv1.RolloutStatus, hash string, rs *app
 	for k, v := range md.Annotations {
 		tm.Annotations[k] = v
 	}
-	rs.Annotations[EphemeralMetadataAnnotation] = record(md)
+	rs.Annotations[rampv1.EphemeralMetadataAnnotation] = record(md)
 }
 
 // syncEphemeral gives every ReplicaSet of the Rollout and its pods the
@@ -129,7 +124,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 		if managed.empty() {
 			continue
 		}
-		md := plan.EphemeralRole(ro, st, w.hash, rs.Labels[HashLabel])
+		md := plan.EphemeralRole(ro, st, w.hash, rs.Labels[rampv1.DefaultRolloutUniqueLabelKey])
 		wantL, wantA := wantMetadata(ro, md, managed)
 		if err := r.syncPods(ctx, rs, wantL, wantA); err != nil {
 			return err
@@ -138,7 +133,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 		patchL, patchA := plan.MetadataPatch(tm.Labels, wantL), plan.MetadataPatch(tm.Annotations, wantA)
 		want := record(md)
 		_, legacy := rs.Annotations[LegacyEphemeralKeysAnnotation]
-		if len(patchL)+len(patchA) == 0 && rs.Annotations[EphemeralMetadataAnnotation] == want && !legacy {
+		if len(patchL)+len(patchA) == 0 && rs.Annotations[rampv1.EphemeralMetadataAnnotation] == want && !legacy {
 			continue
 		}
 		var recV any = want
@@ -146,7 +141,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 			recV = nil
 		}
 		body := map[string]any{
-			"metadata": map[string]any{"annotations": map[string]any{EphemeralMetadataAnnotation: recV, LegacyEphemeralKeysAnnotation: nil}},
+			"metadata": map[string]any{"annotations": map[string]any{rampv1.EphemeralMetadataAnnotation: recV, LegacyEphemeralKeysAnnotation: nil}},
 			"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
 				"labels": patchL, "annotations": patchA}}},
 		}
@@ -164,7 +159,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 func (r *Reconciler) syncPods(ctx context.Context, rs *appsv1.ReplicaSet, wantL, wantA map[string]*string) error {
 	var pods corev1.PodList
 	if err := r.Client.List(ctx, &pods, client.InNamespace(rs.Namespace),
-		client.MatchingLabels{HashLabel: rs.Labels[HashLabel]}); err != nil {
+		client.MatchingLabels{rampv1.DefaultRolloutUniqueLabelKey: rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]}); err != nil {
 		return err
 	}
 	for i := range pods.Items {
@@ -197,7 +192,7 @@ func (r *Reconciler) mergePatch(ctx context.Context, obj client.Object, body map
 // sets, the injected anti-affinity terms), to compare with the Rollout's template.
 func withoutEphemeral(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, template *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	tmpl := rs.Spec.Template.DeepCopy()
-	delete(tmpl.Labels, HashLabel)
+	delete(tmpl.Labels, rampv1.DefaultRolloutUniqueLabelKey)
 	plan.RemoveAntiAffinity(ro.Namespace, &tmpl.Spec)
 	rec := recordedKeys(rs)
 	specL, specA := plan.EphemeralKeys(ro)

@@ -23,12 +23,12 @@ func TestEphemeralKeysRoundTrip(t *testing.T) {
 		}
 	}
 	upstream := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{
-		EphemeralMetadataAnnotation: `{"labels":{"role":"canary"},"annotations":{"note":"canary"}}`}}}
+		rampv1.EphemeralMetadataAnnotation: `{"labels":{"role":"canary"},"annotations":{"note":"canary"}}`}}}
 	if got := recordedKeys(upstream).String(); got != "labels=role;annotations=note" {
 		t.Errorf("upstream's record read as %q", got)
 	}
-	if got := record(&rampv1.PodTemplateMetadata{Labels: map[string]string{"role": "canary"}, Annotations: map[string]string{"note": "canary"}}); got != upstream.Annotations[EphemeralMetadataAnnotation] {
-		t.Errorf("record %s, want upstream's %s", got, upstream.Annotations[EphemeralMetadataAnnotation])
+	if got := record(&rampv1.PodTemplateMetadata{Labels: map[string]string{"role": "canary"}, Annotations: map[string]string{"note": "canary"}}); got != upstream.Annotations[rampv1.EphemeralMetadataAnnotation] {
+		t.Errorf("record %s, want upstream's %s", got, upstream.Annotations[rampv1.EphemeralMetadataAnnotation])
 	}
 	if got := recordedKeys(&appsv1.ReplicaSet{}); !got.empty() {
 		t.Errorf("no annotation: %+v", got)
@@ -47,7 +47,7 @@ func TestWithoutEphemeral(t *testing.T) {
 	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{
 		LegacyEphemeralKeysAnnotation: ephemeralKeys{labels: []string{"role", "old"}, annotations: []string{"phase"}}.String()}}}
 	rs.Spec.Template = *template.DeepCopy()
-	rs.Spec.Template.Labels = map[string]string{"app": "web", "role": "canary", "old": "x", HashLabel: "abc"}
+	rs.Spec.Template.Labels = map[string]string{"app": "web", "role": "canary", "old": "x", rampv1.DefaultRolloutUniqueLabelKey: "abc"}
 	rs.Spec.Template.Annotations = map[string]string{"phase": "canary"}
 	if got := withoutEphemeral(ro, rs, template); !apiequality.Semantic.DeepEqual(got, template) {
 		t.Errorf("with its ephemeral keys reverted the template is %+v, want %+v", got.ObjectMeta, template.ObjectMeta)

@@ -123,30 +123,30 @@ func TestApply(t *testing.T) {
 	}{{
 		name: "no annotations yet",
 		ann:  nil,
-		out:  map[string]string{key: val, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
+		out:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "other annotations kept",
 		ann:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: `{"Type":"forward"}`},
-		out:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: val, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
+		out:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "same JSON in another key order is left as it is",
-		ann:  map[string]string{key: reordered, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
+		ann:  map[string]string{key: reordered, rampv1.ManagedALBAnnotationsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "other Rollouts' entries kept",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}`},
+		ann:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}`},
 		out: map[string]string{key: val,
-			ManagedActionsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"],"web":["` + key + `"]}`},
+			rampv1.ManagedALBAnnotationsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"],"web":["` + key + `"]}`},
 	}, {
 		name: "own entry among others, spaced: unchanged",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"api": ["alb.ingress.kubernetes.io/actions.api-stable"], "web": ["` + key + `"]}`},
+		ann:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"api": ["alb.ingress.kubernetes.io/actions.api-stable"], "web": ["` + key + `"]}`},
 	}, {
 		name: "the Rollout's other managed annotations are kept (as upstream)",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable"]}`},
+		ann:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable"]}`},
 		out: map[string]string{key: val,
-			ManagedActionsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable","` + key + `"]}`},
+			rampv1.ManagedALBAnnotationsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable","` + key + `"]}`},
 	}, {
 		name: "action of another Rollout",
-		ann:  map[string]string{ManagedActionsAnnotation: `{"other":["` + key + `"]}`},
+		ann:  map[string]string{rampv1.ManagedALBAnnotationsAnnotation: `{"other":["` + key + `"]}`},
 		err:  key + " is managed by Rollout other",
 	}}
 	for _, tt := range tests {

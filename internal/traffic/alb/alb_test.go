@@ -134,7 +134,7 @@ func TestSync(t *testing.T) {
 	ann := u.GetAnnotations()
 	if !sameJSON(ann["alb.ingress.kubernetes.io/actions.web-stable"],
 		`{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":20},{"ServiceName":"web-stable","ServicePort":"80","Weight":80}]}}`) ||
-		ann[ManagedActionsAnnotation] != `{"web":["alb.ingress.kubernetes.io/actions.web-stable"]}` ||
+		ann[rampv1.ManagedALBAnnotationsAnnotation] != `{"web":["alb.ingress.kubernetes.io/actions.web-stable"]}` ||
 		ann["alb.ingress.kubernetes.io/scheme"] != "internet-facing" {
 		t.Errorf("annotations after Sync: %v", ann)
 	}

@@ -26,7 +26,7 @@ func (a action) apply(u *unstructured.Unstructured, want traffic.Route) (changes
 	if ann == nil {
 		ann = map[string]string{}
 	}
-	m, err := parseMarker(ann[ManagedActionsAnnotation])
+	m, err := parseMarker(ann[rampv1.ManagedALBAnnotationsAnnotation])
 	if err != nil {
 		return ch, err
 	}
@@ -45,7 +45,7 @@ func (a action) apply(u *unstructured.Unstructured, want traffic.Route) (changes
 		return ch, err
 	}
 	ch.headers = editPaths(u, add, drop, a.routes) || changed
-	if ann[ManagedActionsAnnotation], err = m.encode(); err != nil {
+	if ann[rampv1.ManagedALBAnnotationsAnnotation], err = m.encode(); err != nil {
 		return ch, err
 	}
 	if !maps.Equal(ann, u.GetAnnotations()) {
