@@ -88,7 +88,7 @@ func run(args []string) error {
 		return err
 	}
 	if err := mgr.Add(&foreign.Reporter{Config: cfg, Namespace: o.namespace, InstanceID: o.instanceID,
-		Recorder: mgr.GetEventRecorder(rampv1.ControllerAgentName)}); err != nil {
+		Recorder: controller.Recorder(mgr, rampv1.ControllerAgentName)}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", func(*http.Request) error { return nil }); err != nil {

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -14,6 +15,7 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/experiment"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
+	"github.com/ramp-rollouts/ramp/internal/controller/writelog"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -30,16 +32,19 @@ type Options struct {
 	MaxConcurrentReconciles int
 }
 
-// Setup registers every controller with the manager.
+// Setup registers every controller with the manager. The reconcilers,
+// routers and providers write through one client and record Events through
+// recorders that log each write at V(1) (writelog).
 func Setup(mgr ctrl.Manager, o Options) error {
 	if o.MaxConcurrentReconciles == 0 {
 		o.MaxConcurrentReconciles = 10
 	}
-	routers, err := Routers(mgr.GetClient())
+	c := writelog.Client(mgr.GetClient())
+	routers, err := Routers(c)
 	if err != nil {
 		return err
 	}
-	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: metrics.CountingRecorder{EventRecorder: mgr.GetEventRecorder(rampv1.ControllerAgentName)}, Clock: clock.RealClock{},
+	r := &rollout.Reconciler{Client: c, Recorder: metrics.CountingRecorder{EventRecorder: Recorder(mgr, rampv1.ControllerAgentName)}, Clock: clock.RealClock{},
 		Routers: routers}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
@@ -48,14 +53,20 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err != nil {
 		return err
 	}
-	ex := &experiment.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("experiments-controller"), Clock: clock.RealClock{},
+	ex := &experiment.Reconciler{Client: c, Recorder: Recorder(mgr, "experiments-controller"), Clock: clock.RealClock{},
 		Live: mgr.GetAPIReader()}
 	if err := ex.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
-	ar := &analysisrun.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader(), Providers: providers,
+	ar := &analysisrun.Reconciler{Client: c, Secrets: mgr.GetAPIReader(), Providers: providers,
 		Clock: clock.RealClock{}, Evaluator: analysis.NewEvaluator()}
 	return ar.SetupWithManager(mgr, o.MaxConcurrentReconciles)
+}
+
+// Recorder is the manager's Event recorder for source component name, each
+// Event logged at V(1) (writelog).
+func Recorder(mgr ctrl.Manager, name string) events.EventRecorder {
+	return writelog.Recorder(mgr.GetEventRecorder(name), mgr.GetLogger().WithName("events"))
 }
 
 // Routers is the traffic router registry of this controller build, keyed
@@ -92,7 +103,7 @@ func providerSet(c client.Client, live client.Reader) map[string]provider.Provid
 // provider.Supported (see docs/extending.md).
 func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
 	reg := provider.NewRegistry()
-	for name, p := range providerSet(mgr.GetClient(), mgr.GetAPIReader()) {
+	for name, p := range providerSet(writelog.Client(mgr.GetClient()), mgr.GetAPIReader()) {
 		if err := reg.Register(name, p); err != nil {
 			return nil, err
 		}

@@ -14,9 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -163,7 +161,6 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	if err := r.Client.Patch(ctx, &svc, patch); err != nil {
 		return fmt.Errorf("point Service %s at %s: %w", name, hash, err)
 	}
-	log.FromContext(ctx).V(1).Info("pointed service", "service", name, "from", old, "to", hash)
 	if old != hash {
 		r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, rampv1.RolloutReasonSwitchService, rampv1.RolloutReasonSwitchService,
 			rampv1.RolloutMessageSwitchService, name, old, hash)
@@ -188,7 +185,6 @@ func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revisi
 		return fmt.Errorf("renumber ReplicaSet %s: %w", rs.Name, err)
 	}
 	r.expect.wrote(rs.UID, rv, r.Clock.Now())
-	log.FromContext(ctx).V(1).Info("renumbered replicaset", "replicaset", rs.Name, "revision", revision, "history", history)
 	return nil
 }
 
@@ -219,7 +215,6 @@ func (r *Reconciler) annotateRollout(ctx context.Context, ro *rampv1.Rollout, w 
 		return fmt.Errorf("annotate rollout %s: %w", ro.Name, err)
 	}
 	ro.Spec.Template = tmpl
-	log.FromContext(ctx).V(1).Info("annotated rollout", "rollout", klog.KObj(ro), "annotations", want)
 	return nil
 }
 
