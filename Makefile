@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CONTROLLER_GEN := go tool controller-gen
 
-.PHONY: all build generate verify-generated run up down test test-unit fuzz conformance cluster-binaries clean
+.PHONY: all build generate verify-generated run up down test test-unit fuzz lint conformance cluster-binaries clean
 
 all: build
 
@@ -38,7 +38,7 @@ down:
 run: up build
 	hack/run.sh
 
-## test: unit tests and the end-to-end suite on the local control plane
+## test: linters, unit tests and the end-to-end suite on the local control plane
 test:
 	hack/test.sh
 
@@ -48,6 +48,10 @@ test-unit:
 ## fuzz: a short run of each fuzz target (RAMP_FUZZ_TIME per target, default 5s); part of make test
 fuzz:
 	hack/fuzz.sh
+
+## lint: go vet, staticcheck and golangci-lint (.golangci.yml), versions pinned in hack/tools/go.mod
+lint:
+	hack/lint.sh
 
 ## conformance: every scenario under Ramp and under upstream Argo Rollouts v1.9.1 (the oracle), diffed (docs/conformance.md)
 conformance: build

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test: unit tests, then the end-to-end suite on its own local control
+# make test: linters (hack/lint.sh) and unit tests, then the end-to-end suite on its own local control
 # plane (.ramp-test, ports 17400+), stopped at the end unless RAMP_KEEP_CLUSTER=1.
 # RAMP_TEST_STATE / RAMP_TEST_PORT_BASE move it (e.g. to run two checkouts at once).
 # Installs Debian's prometheus first if it is missing (as root; its daemon is not started).
@@ -33,6 +33,9 @@ prometheus=$(command -v prometheus)
 
 echo "== generated code" >&2
 hack/verify-generated.sh
+
+echo "== linters (hack/lint.sh)" >&2
+hack/lint.sh
 
 echo "== unit tests" >&2
 go test -count=1 ./...

@@ -7,6 +7,7 @@
 #   RAMP_CRDS        the argoproj.io CRD files or directories to install
 #                    (default config/crd/bases/; the conformance harness
 #                    passes upstream's CRDs for the oracle's control plane)
+#   RAMP_LOG_LEVEL   the controller's --log-level (default info; debug logs every write)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 state=${RAMP_STATE:-.ramp-dev}
@@ -49,7 +50,8 @@ if [ "${RAMP_START_CONTROLLER:-1}" != 0 ]; then
     "$PWD/bin/ramp-controller" --kubeconfig "$PWD/$state/kubeconfig" \
     --leader-election-namespace default \
     --metrics-bind-address "127.0.0.1:$((base + 10))" \
-    --health-probe-bind-address "127.0.0.1:$probe"
+    --health-probe-bind-address "127.0.0.1:$probe" \
+    --log-level "${RAMP_LOG_LEVEL:-info}"
   bin/ramp-cluster wait-http --url "http://127.0.0.1:$probe/readyz" --timeout 60s || {
     echo "ramp-controller is not ready; log: $state/cluster/logs/ramp-controller.log" >&2; exit 1; }
   echo "ramp-controller ready (log: $state/cluster/logs/ramp-controller.log)" >&2

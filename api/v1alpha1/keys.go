@@ -38,4 +38,48 @@ const (
 	// LegacyScaleDownDeadlineAnnotation is the key Ramp wrote before it used
 	// upstream's: still read, and removed whenever the deadline is written.
 	LegacyScaleDownDeadlineAnnotation = "argo-rollouts.argoproj.io/scale-down-deadline"
+
+	// RolloutTypeLabel is on every AnalysisRun a Rollout creates: its role,
+	// one of the RolloutType*Label values.
+	RolloutTypeLabel = "rollout-type"
+	// RolloutCanaryStepIndexLabel is the canary step (0-based) that created
+	// an AnalysisRun or an Experiment.
+	RolloutCanaryStepIndexLabel = "step-index"
+	// ManagedALBAnnotationsAnnotation, on an Ingress, maps as a JSON object
+	// each Rollout to the annotations it manages there
+	// ({"<rollout>":["<key>",...]}), so either controller can take over.
+	ManagedALBAnnotationsAnnotation = "rollouts.argoproj.io/managed-alb-annotations"
+	// AnalysisRunNameKey and AnalysisRunMetricNameKey name, on a Job a job
+	// metric runs, its AnalysisRun and metric. Upstream writes them as
+	// annotations (and selects its Jobs by an analysisrun.argoproj.io/uid
+	// label); Ramp writes them as labels and selects its Jobs by the name.
+	AnalysisRunNameKey       = "analysisrun.argoproj.io/name"
+	AnalysisRunMetricNameKey = "analysisrun.argoproj.io/metric-name"
 )
+
+// Values of RolloutTypeLabel: what an AnalysisRun is for.
+const (
+	RolloutTypeStepLabel          = "Step"
+	RolloutTypeBackgroundRunLabel = "Background"
+	RolloutTypePrePromotionLabel  = "PrePromotion"
+	RolloutTypePostPromotionLabel = "PostPromotion"
+)
+
+// Keys of a Measurement's metadata that upstream's providers write and its
+// tools display.
+const (
+	// JobNameMetadataKey and JobNamespaceMetadataKey name the Job of a job
+	// metric's measurement.
+	JobNameMetadataKey      = "job-name"
+	JobNamespaceMetadataKey = "job-namespace"
+	// ResolvedPrometheusQueryMetadataKey is the query a prometheus metric
+	// ran, its arguments substituted.
+	ResolvedPrometheusQueryMetadataKey = "ResolvedPrometheusQuery"
+	// PrometheusWarningsMetadataKey holds the warnings Prometheus returned
+	// with a result.
+	PrometheusWarningsMetadataKey = "warnings"
+)
+
+// ControllerAgentName is the source component of the Events the controller
+// records (upstream's name, which users' event filters match).
+const ControllerAgentName = "rollouts-controller"

@@ -47,6 +47,17 @@ const (
 	RolloutReasonTargetGroupVerifyError = "TargetGroupVerifyError"
 	RolloutReasonWeightVerifyError      = "WeightVerifyError"
 	RolloutReasonLoadBalancerNotFound   = "LoadBalancerNotFound"
+	RolloutReasonSwitchService          = "SwitchService"
+	RolloutReasonExperimentCreated      = "ExperimentCreated"
+
+	// Events of the traffic routers' writes (one reason per router, as
+	// upstream; Istio's has a space).
+	RolloutReasonUpdatedVirtualService  = "Updated VirtualService"
+	RolloutReasonUpdatedDestinationRule = "UpdatedDestinationRule"
+	RolloutReasonCreatingCanaryIngress  = "CreatingCanaryIngress"
+	RolloutReasonPatchingCanaryIngress  = "PatchingCanaryIngress"
+	RolloutReasonPatchingALBIngress     = "PatchingALBIngress"
+	RolloutReasonTrafficSplitCreated    = "TrafficSplitCreated"
 )
 
 // Messages of Rollout conditions that tools display verbatim. The ones with
@@ -77,4 +88,50 @@ const (
 	RolloutMessageMissingField = "Rollout has missing field '%s'"
 	// RolloutMessageSelectAll is set when spec.selector is empty.
 	RolloutMessageSelectAll = "This rollout is selecting all pods. A non-empty selector is required."
+)
+
+// Messages of Rollout Events as upstream words them (fmt formats; their
+// arguments are noted).
+const (
+	// RolloutMessageUpdated: revision number.
+	RolloutMessageUpdated = "Rollout updated to revision %d"
+	// RolloutMessageNewReplicaSetDetailed: ReplicaSet name, revision number.
+	RolloutMessageNewReplicaSetDetailed = "Created ReplicaSet %s (revision %d)"
+	// RolloutMessageInitialDeploy is the detail of RolloutMessageCompleted
+	// for a Rollout's first revision.
+	RolloutMessageInitialDeploy = "Initial deploy"
+	// RolloutMessageStepCompleted: step number (1-based), number of steps,
+	// the step.
+	RolloutMessageStepCompleted = "Rollout step %d/%d completed (%s)"
+	// RolloutMessageTrafficWeightUpdated: what changed ("to N", "from N to
+	// M", or nothing when only the destinations did).
+	RolloutMessageTrafficWeightUpdated = "Traffic weight updated %s"
+	// RolloutMessageRollbackToStable and RolloutMessageRollbackWithinWindow
+	// (SkipSteps): an update back to the stable or a recent revision skips
+	// the steps.
+	RolloutMessageRollbackToStable     = "Rollback to stable ReplicaSets"
+	RolloutMessageRollbackWithinWindow = "Rollback to active ReplicaSets within RollbackWindow"
+	// RolloutMessageAnalysisRunStatus (reason AnalysisRun<Phase>): run type,
+	// run name, new phase, previous phase or
+	// RolloutMessageNoPreviousStatus.
+	RolloutMessageAnalysisRunStatus = "%s Analysis Run '%s' Status New: '%s' Previous: '%s'"
+	RolloutMessageNoPreviousStatus  = "NoPreviousStatus"
+	// RolloutMessageSwitchService: Service name, old and new pod template
+	// hash.
+	RolloutMessageSwitchService = "Switched selector for service '%s' from '%s' to '%s'"
+	// RolloutMessageExperimentCreated: Experiment name.
+	RolloutMessageExperimentCreated = "Created Experiment '%s'"
+	// RolloutMessageDestinationRuleUpdated: DestinationRule name, canary
+	// subset name and hash, stable subset name and hash.
+	RolloutMessageDestinationRuleUpdated = "DestinationRule %s subset updated (%s: %s, %s: %s)"
+	// RolloutMessageVirtualServiceWeight: VirtualService name, canary
+	// weight.
+	RolloutMessageVirtualServiceWeight = "VirtualService `%s` set to desiredWeight '%d'"
+	// RolloutMessageIngressWeight (NGINX and ALB): Ingress name, canary
+	// weight.
+	RolloutMessageIngressWeight = "Updating Ingress `%s` to desiredWeight '%d'"
+	// RolloutMessageCanaryIngressCreated (NGINX): Ingress name, canary weight.
+	RolloutMessageCanaryIngressCreated = "Creating canary ingress `%s` with weight `%d`"
+	// RolloutMessageTrafficSplitCreated: TrafficSplit name.
+	RolloutMessageTrafficSplitCreated = "TrafficSplit `%s` created"
 )

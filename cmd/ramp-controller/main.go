@@ -28,7 +28,6 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
-	"github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	"github.com/ramp-rollouts/ramp/internal/controller"
 	"github.com/ramp-rollouts/ramp/internal/controller/foreign"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
@@ -37,11 +36,6 @@ import (
 // Leader election uses one Lease in the controller's own namespace (the
 // install puts it in ramp-system): a namespaced Role, not cluster-wide access.
 // +kubebuilder:rbac:groups=coordination.k8s.io,namespace=ramp-system,resources=leases,verbs=get;create;update
-
-// instanceIDLabel marks objects for a sharded controller instance (--instance-id).
-const instanceIDLabel = rampv1.ControllerInstanceIDLabel
-
-const hashLabel = rampv1.DefaultRolloutUniqueLabelKey
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -94,7 +88,7 @@ func run(args []string) error {
 		return err
 	}
 	if err := mgr.Add(&foreign.Reporter{Config: cfg, Namespace: o.namespace, InstanceID: o.instanceID,
-		Recorder: mgr.GetEventRecorder("rollouts-controller")}); err != nil {
+		Recorder: controller.Recorder(mgr, rampv1.ControllerAgentName)}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", func(*http.Request) error { return nil }); err != nil {
@@ -122,7 +116,7 @@ func cacheOptions(o options) cache.Options {
 	if o.instanceID != "" {
 		op, vals = selection.Equals, []string{o.instanceID}
 	}
-	req, err := labels.NewRequirement(instanceIDLabel, op, vals)
+	req, err := labels.NewRequirement(rampv1.ControllerInstanceIDLabel, op, vals)
 	if err != nil {
 		panic(err) // the label key is a constant: cannot happen
 	}
@@ -133,7 +127,7 @@ func cacheOptions(o options) cache.Options {
 	}
 	// Only ReplicaSets and pods that carry a rollouts-pod-template-hash are
 	// Ramp's: the cache never holds a Deployment's ReplicaSets or other pods.
-	hashed, err := labels.NewRequirement(hashLabel, selection.Exists, nil)
+	hashed, err := labels.NewRequirement(rampv1.DefaultRolloutUniqueLabelKey, selection.Exists, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -142,7 +136,7 @@ func cacheOptions(o options) cache.Options {
 	// Nothing Ramp does reads managedFields: the cache never holds them.
 	opts.DefaultTransform = cache.TransformStripManagedFields()
 	// Only the Jobs of AnalysisRuns (job metric provider).
-	runJobs, err := labels.NewRequirement(job.RunLabel, selection.Exists, nil)
+	runJobs, err := labels.NewRequirement(rampv1.AnalysisRunNameKey, selection.Exists, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // options are the controller's command-line flags.
@@ -25,7 +27,7 @@ type options struct {
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
 	fs.StringVar(&o.namespace, "namespace", "", "watch only this namespace (default: all namespaces)")
-	fs.StringVar(&o.instanceID, "instance-id", "", "handle only objects labelled "+instanceIDLabel+"=<id>; without it, only objects without that label")
+	fs.StringVar(&o.instanceID, "instance-id", "", "handle only objects labelled "+rampv1.ControllerInstanceIDLabel+"=<id>; without it, only objects without that label")
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "elect a leader (Lease \"ramp-controller\") so that only one replica reconciles")
 	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader-election Lease (default: --namespace, else $POD_NAMESPACE, else kube-system)")
 	fs.DurationVar(&o.leaseDuration, "leader-election-lease-duration", 15*time.Second, "leader-election lease duration")

@@ -62,8 +62,8 @@ func TestParseOptions(t *testing.T) {
 // TestCacheOptionsShardByInstanceID: with --instance-id only labelled objects
 // are watched; without it only unlabelled ones; --namespace limits the cache.
 func TestCacheOptionsShardByInstanceID(t *testing.T) {
-	labelled := labels.Set{instanceIDLabel: "shard-a"}
-	other := labels.Set{instanceIDLabel: "shard-b"}
+	labelled := labels.Set{rampv1.ControllerInstanceIDLabel: "shard-a"}
+	other := labels.Set{rampv1.ControllerInstanceIDLabel: "shard-b"}
 	plain := labels.Set{"app": "web"}
 	for _, tc := range []struct {
 		id                                 string

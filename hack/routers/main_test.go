@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -72,7 +72,7 @@ spec:
 	if want := strings.TrimPrefix(v1, "# a header comment\n---\n"); docs[1] != want {
 		t.Errorf("v1 document changed:\n%s\nwant:\n%s", docs[1], want)
 	}
-	var crd apiextv1.CustomResourceDefinition
+	var crd apiextensionsv1.CustomResourceDefinition
 	if err := yaml.UnmarshalStrict([]byte(docs[2]), &crd); err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func Assess(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, now t
 		status.StartedAt = &stamp
 	}
 	if err := ValidateRun(spec); err != nil {
-		status.Phase, status.Message, status.CompletedAt = rampv1.AnalysisPhaseError, "Analysis spec invalid: "+err.Error(), &stamp
+		status.Phase, status.Message, status.CompletedAt = rampv1.AnalysisPhaseError, fmt.Sprintf(rampv1.AnalysisMessageSpecInvalid, err), &stamp
 		return time.Time{}, nil
 	}
 	terminating := Terminating(spec, *status)
@@ -145,7 +145,7 @@ func update(v verdict) {
 		r.Phase = v.phase
 	}
 	if v.dry && v.phase.Completed() && v.msg != "" {
-		r.Message = fmt.Sprintf("Metric assessed %s due to %s", v.phase, v.msg)
+		r.Message = fmt.Sprintf(rampv1.AnalysisMessageMetricAssessed, v.phase, v.msg)
 	}
 }
 
@@ -156,7 +156,7 @@ func runPhase(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, vs 
 	var worst rampv1.AnalysisPhase
 	var msg string
 	if spec.Terminate {
-		msg = "Run Terminated"
+		msg = rampv1.AnalysisMessageRunTerminated
 	}
 	complete, inFlight := true, false
 	for _, v := range vs {
@@ -176,7 +176,7 @@ func runPhase(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, vs 
 		}
 		worst = v.phase
 		if v.msg != "" {
-			msg = fmt.Sprintf("Metric \"%s\" assessed %s due to %s", v.name, v.phase, v.msg)
+			msg = fmt.Sprintf(rampv1.AnalysisMessageRunAssessed, v.name, v.phase, v.msg)
 			if v.result.Message != "" {
 				msg += fmt.Sprintf(": \"Error Message: %s\"", v.result.Message)
 			}

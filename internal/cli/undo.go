@@ -14,11 +14,6 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-const (
-	hashLabel   = rampv1.DefaultRolloutUniqueLabelKey
-	revisionKey = rampv1.RevisionAnnotation
-)
-
 func init() { register(newUndo) }
 
 func newUndo(e *env) *cobra.Command {
@@ -38,7 +33,7 @@ func newUndo(e *env) *cobra.Command {
 			// Like the Argo Rollouts plugin: put that ReplicaSet's template back,
 			// without its pod-template-hash label.
 			tmpl := rs.Spec.Template.DeepCopy()
-			delete(tmpl.Labels, hashLabel)
+			delete(tmpl.Labels, rampv1.DefaultRolloutUniqueLabelKey)
 			body, err := json.Marshal([]map[string]any{{"op": "replace", "path": "/spec/template", "value": tmpl}})
 			if err != nil {
 				return err
@@ -46,7 +41,7 @@ func newUndo(e *env) *cobra.Command {
 			if err := t.patch(cmd.Context(), types.JSONPatchType, string(body), false); err != nil {
 				return err
 			}
-			return printed(fmt.Fprintf(e.streams.Out, "rollout %q rolled back to revision %s\n", args[0], rs.Annotations[revisionKey]))
+			return printed(fmt.Fprintf(e.streams.Out, "rollout %q rolled back to revision %s\n", args[0], rs.Annotations[rampv1.RevisionAnnotation]))
 		},
 	}
 	cmd.Flags().Int64Var(&to, "to-revision", 0, "revision to roll back to (0: the previous one)")
@@ -68,7 +63,7 @@ func revisionToUndo(ctx context.Context, t *target, to int64) (*appsv1.ReplicaSe
 			continue
 		}
 		owned = append(owned, rs)
-		if rs.Labels[hashLabel] == t.ro.Status.CurrentPodHash {
+		if rs.Labels[rampv1.DefaultRolloutUniqueLabelKey] == t.ro.Status.CurrentPodHash {
 			current = revision(rs)
 		}
 	}
@@ -101,6 +96,6 @@ func ownerOf(rs *appsv1.ReplicaSet) types.UID {
 }
 
 func revision(rs *appsv1.ReplicaSet) int64 {
-	v, _ := strconv.ParseInt(rs.Annotations[revisionKey], 10, 64) // missing or not a number: revision 0, never the one to roll back to
+	v, _ := strconv.ParseInt(rs.Annotations[rampv1.RevisionAnnotation], 10, 64) // missing or not a number: revision 0, never the one to roll back to
 	return v
 }

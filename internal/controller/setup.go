@@ -1,16 +1,20 @@
 package controller
 
 import (
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	_ "github.com/ramp-rollouts/ramp/internal/builtin" // the routers and providers this build ships
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 	"github.com/ramp-rollouts/ramp/internal/controller/experiment"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
+	"github.com/ramp-rollouts/ramp/internal/controller/writelog"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -22,16 +26,19 @@ type Options struct {
 	MaxConcurrentReconciles int
 }
 
-// Setup registers every controller with the manager.
+// Setup registers every controller with the manager. The reconcilers,
+// routers and providers write through one client and record Events through
+// recorders that log each write at V(1) (writelog).
 func Setup(mgr ctrl.Manager, o Options) error {
 	if o.MaxConcurrentReconciles == 0 {
 		o.MaxConcurrentReconciles = 10
 	}
-	routers, err := Routers(mgr.GetClient())
+	c := writelog.Client(mgr.GetClient())
+	routers, err := Routers(c)
 	if err != nil {
 		return err
 	}
-	r := &rollout.Reconciler{Client: mgr.GetClient(), Recorder: metrics.CountingRecorder{EventRecorder: mgr.GetEventRecorder("rollouts-controller")}, Clock: clock.RealClock{},
+	r := &rollout.Reconciler{Client: c, Recorder: metrics.CountingRecorder{EventRecorder: Recorder(mgr, rampv1.ControllerAgentName)}, Clock: clock.RealClock{},
 		Routers: routers}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
@@ -40,14 +47,20 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err != nil {
 		return err
 	}
-	ex := &experiment.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("experiments-controller"), Clock: clock.RealClock{},
+	ex := &experiment.Reconciler{Client: c, Recorder: Recorder(mgr, "experiments-controller"), Clock: clock.RealClock{},
 		Live: mgr.GetAPIReader()}
 	if err := ex.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
-	ar := &analysisrun.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader(), Providers: providers,
+	ar := &analysisrun.Reconciler{Client: c, Secrets: mgr.GetAPIReader(), Providers: providers,
 		Clock: clock.RealClock{}, Evaluator: analysis.NewEvaluator()}
 	return ar.SetupWithManager(mgr, o.MaxConcurrentReconciles)
+}
+
+// Recorder is the manager's Event recorder for source component name, each
+// Event logged at V(1) (writelog).
+func Recorder(mgr ctrl.Manager, name string) events.EventRecorder {
+	return writelog.Recorder(mgr.GetEventRecorder(name), mgr.GetLogger().WithName("events"))
 }
 
 // Routers builds the traffic routers of this build (each router package
@@ -61,5 +74,14 @@ func Routers(c client.Client) (*registry.Registry[traffic.Router], error) {
 // package registers itself; internal/builtin links them) on the manager's
 // client and API reader. Their names are provider.Supported.
 func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
-	return provider.Build(mgr)
+	return provider.Build(loggedCluster{Cluster: mgr, client: writelog.Client(mgr.GetClient())})
 }
+
+// loggedCluster is the manager with its client replaced by one that logs
+// every write at V(1), for the providers that write (job).
+type loggedCluster struct {
+	cluster.Cluster
+	client client.Client
+}
+
+func (l loggedCluster) GetClient() client.Client { return l.client }

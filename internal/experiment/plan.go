@@ -15,20 +15,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/outcome"
 )
 
-// Defaults, as upstream.
-const (
-	DefaultProgressDeadlineSeconds = 600
-	DefaultScaleDownDelaySeconds   = 30
-)
-
-// Reasons of the Progressing condition and Events.
-const (
-	ReasonProgressing = "ReplicaSetUpdated"
-	ReasonRunning     = "NewReplicaSetAvailable"
-	ReasonCompleted   = "ExperimentCompleted"
-	ReasonInvalidSpec = "InvalidSpec"
-)
-
 // ReplicaSet is what the plan needs of a template's ReplicaSet.
 type ReplicaSet struct {
 	Name, Hash                       string
@@ -93,7 +79,7 @@ func Plan(in Input) Output {
 		p.completed()
 	case in.Invalid != "":
 		p.finish(rampv1.AnalysisPhaseError, in.Invalid)
-		setCondition(&out.Status, rampv1.InvalidExperimentSpec, corev1.ConditionTrue, ReasonInvalidSpec, in.Invalid, in.Now)
+		setCondition(&out.Status, rampv1.InvalidExperimentSpec, corev1.ConditionTrue, rampv1.ExperimentReasonInvalidSpec, in.Invalid, in.Now)
 		p.completed()
 	default:
 		p.run()
@@ -110,17 +96,14 @@ type planner struct {
 
 // replicas is a template's size while the Experiment runs (default 1).
 func replicas(t rampv1.TemplateSpec) int32 {
-	if t.Replicas == nil {
-		return 1
-	}
-	return *t.Replicas
+	return t.EffectiveReplicas()
 }
 
 func (p *planner) run() {
 	st := &p.out.Status
 	if st.Phase == "" {
 		st.Phase = rampv1.AnalysisPhasePending
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonProgressing, fmt.Sprintf("Experiment %q is progressing.", p.ex.Name), p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, rampv1.ExperimentReasonReplicaSetUpdated, fmt.Sprintf(rampv1.ExperimentMessageProgressing, p.ex.Name), p.in.Now)
 	}
 	if p.ex.Spec.Terminate {
 		p.finish(rampv1.AnalysisPhaseSuccessful, "Experiment was terminated")
@@ -146,7 +129,7 @@ func (p *planner) run() {
 		}
 		now := metav1.NewTime(p.in.Now)
 		st.AvailableAt, st.Phase = &now, rampv1.AnalysisPhaseRunning
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, ReasonRunning, fmt.Sprintf("Experiment %q is running.", p.ex.Name), p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionTrue, rampv1.ExperimentReasonNewReplicaSetAvailable, fmt.Sprintf(rampv1.ExperimentMessageRunning, p.ex.Name), p.in.Now)
 		p.event(false, "ExperimentRunning", "all templates are available")
 	}
 	p.analyses()
@@ -163,10 +146,7 @@ func (p *planner) run() {
 // progressDeadline fails the Experiment when its ReplicaSets do not become
 // available within progressDeadlineSeconds of its creation.
 func (p *planner) progressDeadline() {
-	secs := int32(DefaultProgressDeadlineSeconds)
-	if d := p.ex.Spec.ProgressDeadlineSeconds; d != nil {
-		secs = *d
-	}
+	secs := p.ex.Spec.EffectiveProgressDeadlineSeconds()
 	deadline := p.ex.CreationTimestamp.Add(rampv1.SaturatingSeconds(int64(secs)))
 	if p.in.Now.Before(deadline) {
 		p.requeue(deadline.Sub(p.in.Now))
@@ -259,7 +239,7 @@ func (p *planner) finish(phase rampv1.AnalysisPhase, msg string) {
 	st.Phase, st.Message = phase, msg
 	if phase == rampv1.AnalysisPhaseSuccessful {
 		st.Message = ""
-		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, ReasonCompleted, msg, p.in.Now)
+		setCondition(st, rampv1.ExperimentProgressing, corev1.ConditionFalse, rampv1.ExperimentReasonCompleted, msg, p.in.Now)
 	}
 	p.event(phase != rampv1.AnalysisPhaseSuccessful, "Experiment"+string(phase), msg)
 }
@@ -273,10 +253,7 @@ func (p *planner) completed() {
 			p.out.Terminate = append(p.out.Terminate, a.Name)
 		}
 	}
-	delay := int32(DefaultScaleDownDelaySeconds)
-	if d := p.ex.Spec.ScaleDownDelaySeconds; d != nil {
-		delay = *d
-	}
+	delay := p.ex.Spec.EffectiveScaleDownDelaySeconds()
 	// the deadline recorded on the ReplicaSets (upstream's annotation),
 	// else from the verdict's time when the condition holds it, else from now
 	var at time.Time
@@ -287,7 +264,7 @@ func (p *planner) completed() {
 	}
 	if at.IsZero() {
 		at = p.in.Now.Add(rampv1.SaturatingSeconds(int64(delay)))
-		if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == ReasonCompleted {
+		if c := condition(&p.out.Status, rampv1.ExperimentProgressing); c != nil && c.Reason == rampv1.ExperimentReasonCompleted {
 			at = c.LastTransitionTime.Add(rampv1.SaturatingSeconds(int64(delay)))
 		}
 	}

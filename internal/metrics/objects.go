@@ -138,7 +138,7 @@ func RolloutPhase(ro *rampv1.Rollout) string {
 	phase := "Progressing"
 	for _, c := range ro.Status.Conditions {
 		if c.Type == rampv1.RolloutInvalidSpec {
-			return "InvalidSpec"
+			return rampv1.RolloutReasonInvalidSpec
 		}
 	}
 	for _, c := range ro.Status.Conditions {

@@ -16,10 +16,10 @@ type RunType string
 
 // Run types (values of the rollout-type label, as upstream).
 const (
-	RunBackground    RunType = "Background"
-	RunStep          RunType = "Step"
-	RunPrePromotion  RunType = "PrePromotion"
-	RunPostPromotion RunType = "PostPromotion"
+	RunBackground    RunType = rampv1.RolloutTypeBackgroundRunLabel
+	RunStep          RunType = rampv1.RolloutTypeStepLabel
+	RunPrePromotion  RunType = rampv1.RolloutTypePrePromotionLabel
+	RunPostPromotion RunType = rampv1.RolloutTypePostPromotionLabel
 )
 
 // Run is what the planner knows about one AnalysisRun the Rollout owns.
@@ -142,7 +142,7 @@ func (r *base) judgeRun(run *Run, prev *rampv1.RolloutAnalysisRunStatus) bool {
 		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
 			Reason: rampv1.PauseReasonInconclusiveAnalysis, StartTime: metav1.Time{Time: r.in.Now}})
 		s.ControllerPause = true
-		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s): AnalysisRun %s", rampv1.PauseReasonInconclusiveAnalysis, run.Name)
+		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s): AnalysisRun %s", rampv1.PauseReasonInconclusiveAnalysis, run.Name)
 	}
 	return false
 }
@@ -213,23 +213,23 @@ func orPending(p rampv1.AnalysisPhase) rampv1.AnalysisPhase {
 // forgetStepAnalysis drops it.
 func (r *base) analysisEvents() {
 	old, s := &r.ro.Status, &r.s
-	r.runEvent("PostPromotion", old.BlueGreen.PostPromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus)
-	r.runEvent("PrePromotion", old.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PrePromotionAnalysisRunStatus)
-	r.runEvent("Background", old.Canary.CurrentBackgroundAnalysisRunStatus, s.Canary.CurrentBackgroundAnalysisRunStatus)
+	r.runEvent(RunPostPromotion, old.BlueGreen.PostPromotionAnalysisRunStatus, s.BlueGreen.PostPromotionAnalysisRunStatus)
+	r.runEvent(RunPrePromotion, old.BlueGreen.PrePromotionAnalysisRunStatus, s.BlueGreen.PrePromotionAnalysisRunStatus)
+	r.runEvent(RunBackground, old.Canary.CurrentBackgroundAnalysisRunStatus, s.Canary.CurrentBackgroundAnalysisRunStatus)
 }
 
 func (r *base) stepRunEvent() {
-	r.runEvent("Step", r.ro.Status.Canary.CurrentStepAnalysisRunStatus, r.s.Canary.CurrentStepAnalysisRunStatus)
+	r.runEvent(RunStep, r.ro.Status.Canary.CurrentStepAnalysisRunStatus, r.s.Canary.CurrentStepAnalysisRunStatus)
 }
 
-func (r *base) runEvent(role string, old, cur *rampv1.RolloutAnalysisRunStatus) {
+func (r *base) runEvent(role RunType, old, cur *rampv1.RolloutAnalysisRunStatus) {
 	if cur == nil || cur.Name == "" || cur.Status == "" {
 		return
 	}
 	if old != nil && (old.Name != cur.Name || old.Status == cur.Status) {
 		return
 	}
-	prev := "NoPreviousStatus"
+	prev := rampv1.RolloutMessageNoPreviousStatus
 	if old != nil {
 		prev = string(old.Status)
 	}
@@ -237,5 +237,5 @@ func (r *base) runEvent(role string, old, cur *rampv1.RolloutAnalysisRunStatus) 
 	if cur.Status == rampv1.AnalysisPhaseFailed || cur.Status == rampv1.AnalysisPhaseError {
 		emit = r.out.warn
 	}
-	emit("AnalysisRun"+string(cur.Status), "%s Analysis Run '%s' Status New: '%s' Previous: '%s'", role, cur.Name, cur.Status, prev)
+	emit("AnalysisRun"+string(cur.Status), rampv1.RolloutMessageAnalysisRunStatus, role, cur.Name, cur.Status, prev)
 }

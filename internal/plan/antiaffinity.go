@@ -11,7 +11,7 @@ import (
 )
 
 // hostnameTopology is the node label an injected anti-affinity spreads on.
-const hostnameTopology = "kubernetes.io/hostname"
+const hostnameTopology = corev1.LabelHostname
 
 // antiAffinityOf is the strategy's antiAffinity (nil: none).
 func antiAffinityOf(ro *rampv1.Rollout) *rampv1.AntiAffinity {

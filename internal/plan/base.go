@@ -124,7 +124,7 @@ func (r *base) setScale(name string, from, to int32) {
 // RolloutNotCompleted, the scaling, RolloutCompleted of the first revision.
 func (r *base) scaleEvent(rev revisionStart) {
 	if r.out.CreateNew {
-		r.out.event(rampv1.RolloutReasonNewReplicaSetCreated, "Created ReplicaSet %s-%s (revision %d)", r.ro.Name, r.in.NewHash, r.revision())
+		r.out.event(rampv1.RolloutReasonNewReplicaSetCreated, rampv1.RolloutMessageNewReplicaSetDetailed, r.ro.Name+"-"+r.in.NewHash, r.revision())
 		r.scaled = append([]string{sprintf("new ReplicaSet for %s to %d", r.in.NewHash, r.out.NewReplicas)}, r.scaled...)
 	}
 	if rev.notCompleted {
@@ -134,7 +134,7 @@ func (r *base) scaleEvent(rev revisionStart) {
 		r.out.event(rampv1.RolloutReasonScalingReplicaSet, "Scaled %s", strings.Join(r.scaled, ", "))
 	}
 	if rev.first {
-		r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.revision(), r.in.NewHash, "Initial deploy")
+		r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.revision(), r.in.NewHash, rampv1.RolloutMessageInitialDeploy)
 	}
 }
 
@@ -143,7 +143,7 @@ func (r *base) scaleEvent(rev revisionStart) {
 // Completed turning False is told once, as upstream does.
 func (r *base) newRevision(first bool) revisionStart {
 	c := findCondition(&r.ro.Status, rampv1.RolloutCompleted)
-	r.out.event(rampv1.RolloutReasonUpdated, "Rollout updated to revision %d", r.revision())
+	r.out.event(rampv1.RolloutReasonUpdated, rampv1.RolloutMessageUpdated, r.revision())
 	return revisionStart{notCompleted: c == nil || c.Status != corev1.ConditionFalse, first: first}
 }
 

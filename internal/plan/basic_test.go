@@ -55,7 +55,7 @@ func checkSplit(n, w, surge int32) error {
 		return nil
 	case c < 0 || s < 0:
 		return fmt.Errorf("Split(%d, %d, %d) = %d + %d: negative", n, w, surge, c, s)
-	case total != n && !(surge > 0 && total == n+1 && n > 0):
+	case total != n && (surge <= 0 || total != n+1 || n <= 0):
 		return fmt.Errorf("Split(%d, %d, %d) = %d + %d: not n (or n+1 with surge)", n, w, surge, c, s)
 	case n > 0 && w == 0 && c != 0, n > 0 && w == 100 && s != 0:
 		return fmt.Errorf("Split(%d, %d, %d) = %d + %d: 0%% and 100%% are all on one side", n, w, surge, c, s)

@@ -138,7 +138,7 @@ func (r *blueGreenRun) promotionGate() {
 		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
 			Reason: rampv1.PauseReasonBlueGreenPause, StartTime: metav1.Time{Time: r.in.Now}})
 		s.ControllerPause = true
-		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonBlueGreenPause)
+		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s)", rampv1.PauseReasonBlueGreenPause)
 		if timed {
 			r.out.requeue(rampv1.SaturatingAdd(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds)), pauseStartSlack+time.Second))
 		}

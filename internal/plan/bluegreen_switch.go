@@ -28,7 +28,7 @@ func (r *blueGreenRun) switchActive(preDone bool) {
 // completePromotion makes the new, active ReplicaSet stable.
 func (r *blueGreenRun) completePromotion() {
 	r.s.StableRS = r.in.NewHash
-	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, "Rollout is healthy")
+	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, rampv1.RolloutMessageHealthy)
 }
 
 // promoted: the active Service selects the new ReplicaSet (it may not be

@@ -126,12 +126,12 @@ func (r *canaryRun) trackRevision() (rev revisionStart) {
 		case s.StableRS == r.in.NewHash:
 			s.CurrentStepIndex = ptrTo(nSteps)
 			if nSteps > 0 {
-				r.out.event(rampv1.RolloutReasonSkipSteps, "Rollback to stable ReplicaSets")
+				r.out.event(rampv1.RolloutReasonSkipSteps, rampv1.RolloutMessageRollbackToStable)
 			}
 		case r.inRollbackWindow():
 			s.CurrentStepIndex = ptrTo(nSteps)
 			if nSteps > 0 && r.in.New.Spec > 0 { // upstream says so only of a ReplicaSet still scaled up
-				r.out.event(rampv1.RolloutReasonSkipSteps, "Rollback to active ReplicaSets within RollbackWindow")
+				r.out.event(rampv1.RolloutReasonSkipSteps, rampv1.RolloutMessageRollbackWithinWindow)
 			}
 		}
 	case s.CurrentStepHash == legacyStepsHash(r.steps):
@@ -207,7 +207,7 @@ func (r *canaryRun) advanceSteps() {
 		if !done {
 			break
 		}
-		r.out.event(rampv1.RolloutReasonStepCompleted, "Rollout step %d/%d completed (%s)", idx+1, len(r.steps), describeStep(st))
+		r.out.event(rampv1.RolloutReasonStepCompleted, rampv1.RolloutMessageStepCompleted, idx+1, len(r.steps), describeStep(st))
 		idx++
 	}
 	r.s.CurrentStepIndex = &idx
@@ -234,7 +234,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
 			Reason: rampv1.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: start}})
 		s.ControllerPause = true
-		r.out.event(rampv1.RolloutReasonPaused, "Rollout is paused (%s)", rampv1.PauseReasonCanaryPauseStep)
+		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s)", rampv1.PauseReasonCanaryPauseStep)
 		cond = &s.PauseConditions[len(s.PauseConditions)-1]
 	}
 	d, _ := PauseDuration(p.Duration) // validated (ValidateStrategy) before any step runs

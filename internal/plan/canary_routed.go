@@ -70,7 +70,7 @@ func (r *canaryRun) routedComplete() {
 		}
 	}
 	r.s.StableRS, r.s.PromoteFull = r.in.NewHash, false
-	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, "Rollout is healthy")
+	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, r.in.New.Revision, r.in.NewHash, rampv1.RolloutMessageHealthy)
 }
 
 // canarySelect is the hash the canary Service should select: the canary's

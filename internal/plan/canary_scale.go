@@ -101,7 +101,7 @@ func (r *canaryRun) complete(canarySpec, stableSpec int32, othersSpec []int32) {
 		}
 	}
 	r.s.StableRS, r.s.PromoteFull = r.in.NewHash, false
-	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, nw.Revision, r.in.NewHash, "Rollout is healthy")
+	r.out.event(rampv1.RolloutReasonCompleted, rampv1.RolloutMessageCompleted, nw.Revision, r.in.NewHash, rampv1.RolloutMessageHealthy)
 }
 
 // services says which pod-template hash each Service should select: the

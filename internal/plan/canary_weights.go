@@ -47,4 +47,4 @@ func weightsChange(prev, cur *rampv1.TrafficWeights) string {
 }
 
 // reasonTrafficWeightUpdated is upstream's Event reason for a route change.
-const reasonTrafficWeightUpdated = "TrafficWeightUpdated"
+const reasonTrafficWeightUpdated = rampv1.RolloutReasonTrafficWeightUpdated

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // RS is what the replica math needs to know about one ReplicaSet.
@@ -15,8 +17,11 @@ type RS struct {
 	Available int32 // .status.availableReplicas (never above Spec for a settled RS; may lag)
 }
 
-// defaultBudget is the maxSurge and maxUnavailable of a strategy that sets neither.
-var defaultBudget = intstr.FromString("25%")
+// The maxSurge and maxUnavailable of a strategy that sets neither.
+var (
+	defaultMaxSurge       = intstr.FromString(rampv1.DefaultMaxSurge)
+	defaultMaxUnavailable = intstr.FromString(rampv1.DefaultMaxUnavailable)
+)
 
 // Budget resolves maxSurge and maxUnavailable (int or percentage of replicas,
 // nil = the default "25%") for n replicas: surge rounds UP, unavailable rounds
@@ -24,10 +29,10 @@ var defaultBudget = intstr.FromString("25%")
 // Unavailable is at most n (0 for 0 replicas), as in Argo Rollouts.
 // A malformed or negative value is an error.
 func Budget(n int32, maxSurge, maxUnavailable *intstr.IntOrString) (surge, unavailable int32, err error) {
-	if surge, err = resolve("maxSurge", maxSurge, n, true); err != nil {
+	if surge, err = resolve("maxSurge", maxSurge, defaultMaxSurge, n, true); err != nil {
 		return 0, 0, err
 	}
-	if unavailable, err = resolve("maxUnavailable", maxUnavailable, n, false); err != nil {
+	if unavailable, err = resolve("maxUnavailable", maxUnavailable, defaultMaxUnavailable, n, false); err != nil {
 		return 0, 0, err
 	}
 	if surge == 0 && unavailable == 0 {
@@ -37,8 +42,8 @@ func Budget(n int32, maxSurge, maxUnavailable *intstr.IntOrString) (surge, unava
 }
 
 // resolve scales one budget field against n replicas.
-func resolve(field string, v *intstr.IntOrString, n int32, roundUp bool) (int32, error) {
-	v = intstr.ValueOrDefault(v, defaultBudget)
+func resolve(field string, v *intstr.IntOrString, def intstr.IntOrString, n int32, roundUp bool) (int32, error) {
+	v = intstr.ValueOrDefault(v, def)
 	got, err := intstr.GetScaledValueFromIntOrPercent(v, int(max(n, 0)), roundUp)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", field, err)

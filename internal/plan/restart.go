@@ -40,7 +40,7 @@ func (r *base) restart(unavailable int32) {
 func (r *blueGreenRun) restartUnavailable() int32 {
 	v := r.b.MaxUnavailable
 	if v == nil {
-		v = &defaultBudget
+		v = &defaultMaxUnavailable
 	}
 	got, err := intstr.GetScaledValueFromIntOrPercent(v, int(r.n), false)
 	if err != nil || got < 0 {

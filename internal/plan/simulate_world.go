@@ -52,10 +52,10 @@ func (w *simWorld) input(hash string) Input {
 		in.Traffic = &t
 	}
 	for h, rs := range w.rs {
-		switch {
-		case h == hash:
+		switch h {
+		case hash:
 			in.New = rs
-		case h == w.ro.Status.StableRS:
+		case w.ro.Status.StableRS:
 			in.Stable = rs
 		default:
 			in.Others = append(in.Others, *rs)

@@ -45,7 +45,7 @@ func TestManifestsValid(t *testing.T) {
 	n := 0
 	for _, dir := range dirs {
 		err := filepath.WalkDir(dir, func(file string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !(strings.HasSuffix(file, ".yaml") || strings.HasSuffix(file, ".yml")) {
+			if ext := filepath.Ext(file); err != nil || d.IsDir() || ext != ".yaml" && ext != ".yml" {
 				return err
 			}
 			rel := strings.TrimPrefix(file, dir+"/")

@@ -174,6 +174,6 @@ func KindsOf(names []string) ([]Kind, error) {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].GroupKind.String() < out[j].GroupKind.String() })
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out, nil
 }

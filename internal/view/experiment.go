@@ -36,7 +36,7 @@ func (v *RolloutView) AddExperiments(exps []rampv1.Experiment, now time.Time) {
 		for _, t := range ex.Spec.Templates {
 			e.Templates = append(e.Templates, t.Name)
 		}
-		if i, ok := revOfHash[ex.Labels[hashLabel]]; ok {
+		if i, ok := revOfHash[ex.Labels[rampv1.DefaultRolloutUniqueLabelKey]]; ok {
 			v.Revisions[i].Experiments = append(v.Revisions[i].Experiments, e)
 		} else {
 			v.Experiments = append(v.Experiments, e)

@@ -19,7 +19,7 @@ func TestExperimentRows(t *testing.T) {
 	v := w.view()
 	exp := func(name, hash string, phase rampv1.AnalysisPhase) rampv1.Experiment {
 		return rampv1.Experiment{
-			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{hashLabel: hash}, CreationTimestamp: ago(50 * time.Second)},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hash}, CreationTimestamp: ago(50 * time.Second)},
 			Spec:       rampv1.ExperimentSpec{Templates: []rampv1.TemplateSpec{{Name: "baseline"}, {Name: "canary"}}},
 			Status:     rampv1.ExperimentStatus{Phase: phase},
 		}

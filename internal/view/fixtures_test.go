@@ -52,8 +52,8 @@ func (w *world) addRS(hash string, rev int, image string, spec, ready int32, age
 	rs := appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: w.ro.Namespace, UID: types.UID("uid-" + name),
-			Labels:            map[string]string{"app": w.ro.Name, hashLabel: hash},
-			Annotations:       map[string]string{revisionAnnotation: strconv.Itoa(rev)},
+			Labels:            map[string]string{"app": w.ro.Name, rampv1.DefaultRolloutUniqueLabelKey: hash},
+			Annotations:       map[string]string{rampv1.RevisionAnnotation: strconv.Itoa(rev)},
 			CreationTimestamp: ago(age),
 			OwnerReferences: []metav1.OwnerReference{{
 				APIVersion: "argoproj.io/v1alpha1", Kind: "Rollout", Name: w.ro.Name, UID: w.ro.UID, Controller: ptr.To(true),
@@ -77,7 +77,7 @@ func (w *world) addPod(rs *appsv1.ReplicaSet, i int32, age time.Duration, status
 	p := corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: fmt.Sprintf("%s-%c%c%c%c%c", rs.Name, 'a'+i, 'k', 'x'+i%3, 'q', 'b'+i), Namespace: rs.Namespace,
-			Labels:            map[string]string{hashLabel: rs.Labels[hashLabel]},
+			Labels:            map[string]string{rampv1.DefaultRolloutUniqueLabelKey: rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]},
 			CreationTimestamp: ago(age),
 			OwnerReferences: []metav1.OwnerReference{{
 				APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: ptr.To(true),
@@ -121,8 +121,8 @@ func (w *world) addRun(name, hash string, rev int, phase rampv1.AnalysisPhase, o
 	w.runs = append(w.runs, rampv1.AnalysisRun{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: w.ro.Namespace, CreationTimestamp: ago(age),
-			Labels:      map[string]string{hashLabel: hash},
-			Annotations: map[string]string{revisionAnnotation: strconv.Itoa(rev)},
+			Labels:      map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hash},
+			Annotations: map[string]string{rampv1.RevisionAnnotation: strconv.Itoa(rev)},
 		},
 		Status: rampv1.AnalysisRunStatus{
 			Phase: phase,

@@ -11,13 +11,6 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// Labels and annotations the view reads; the controller writes them.
-const (
-	hashLabel                   = rampv1.DefaultRolloutUniqueLabelKey
-	revisionAnnotation          = rampv1.RevisionAnnotation
-	scaleDownDeadlineAnnotation = rampv1.ScaleDownDeadlineAnnotation
-)
-
 // Rollout builds the display model of ro. rss are its ReplicaSets, pods the
 // pods they own and runs its AnalysisRuns; the caller selects them (by owner).
 // now only computes ages and remaining delays.
@@ -148,7 +141,7 @@ func actualWeight(ro *rampv1.Rollout, rss []appsv1.ReplicaSet) int32 {
 		return 0
 	}
 	for i := range rss {
-		if rss[i].Labels[hashLabel] == st.CurrentPodHash {
+		if rss[i].Labels[rampv1.DefaultRolloutUniqueLabelKey] == st.CurrentPodHash {
 			return rss[i].Status.AvailableReplicas * 100 / st.AvailableReplicas
 		}
 	}

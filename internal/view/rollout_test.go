@@ -12,6 +12,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -173,7 +175,7 @@ func TestAnalysisRunWithoutRevision(t *testing.T) {
 	if len(v.AnalysisRuns) != 1 || v.AnalysisRuns[0].Name != "checkout-7b9c5d4f8-3" {
 		t.Errorf("loose runs: %+v", v.AnalysisRuns)
 	}
-	w.runs[0].Labels = map[string]string{hashLabel: "7b9c5d4f8"}
+	w.runs[0].Labels = map[string]string{rampv1.DefaultRolloutUniqueLabelKey: "7b9c5d4f8"}
 	if v := w.view(); len(v.AnalysisRuns) != 0 || len(v.Revisions[0].AnalysisRuns) != 1 {
 		t.Errorf("run not placed by its hash: %+v", v.Revisions[0])
 	}

@@ -107,7 +107,7 @@ func analysisFailed() *world {
 	w := &world{ro: ro}
 	w.addRS("b5c6d7e8f", 1, "shop/catalog:7.3", 4, 4, 10*24*time.Hour)
 	canary := w.addRS("c4d5e6f7b", 2, "shop/catalog:7.4", 1, 0, 3*time.Minute)
-	canary.Annotations[scaleDownDeadlineAnnotation] = now.Add(25 * time.Second).Format(time.RFC3339)
+	canary.Annotations[rampv1.ScaleDownDeadlineAnnotation] = now.Add(25 * time.Second).Format(time.RFC3339)
 	w.addPod(canary, 0, 3*time.Minute, waitingPod("CrashLoopBackOff", 4))
 	w.addRun("catalog-b5c6d7e8f-1-1", "b5c6d7e8f", 1, rampv1.AnalysisPhaseSuccessful, 5, 0, 10*24*time.Hour)
 	w.addRun("catalog-c4d5e6f7b-2-1", "c4d5e6f7b", 2, rampv1.AnalysisPhaseFailed, 1, 3, 2*time.Minute)

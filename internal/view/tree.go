@@ -27,7 +27,7 @@ func revisions(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, pods []corev1.Pod, r
 	for i := range rss {
 		rs := &rss[i]
 		n := revisionOf(&rs.ObjectMeta)
-		revOfHash[rs.Labels[hashLabel]] = n
+		revOfHash[rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]] = n
 		r := get(n)
 		r.ReplicaSets = append(r.ReplicaSets, replicaSet(ro, rs, pods, now))
 	}
@@ -36,7 +36,7 @@ func revisions(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, pods []corev1.Pod, r
 		ar := &runs[i]
 		n := revisionOf(&ar.ObjectMeta)
 		if n == 0 {
-			if rn, ok := revOfHash[ar.Labels[hashLabel]]; ok && ar.Labels[hashLabel] != "" {
+			if rn, ok := revOfHash[ar.Labels[rampv1.DefaultRolloutUniqueLabelKey]]; ok && ar.Labels[rampv1.DefaultRolloutUniqueLabelKey] != "" {
 				n = rn
 			}
 		}
@@ -59,7 +59,7 @@ func revisions(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, pods []corev1.Pod, r
 }
 
 func revisionOf(m *metav1.ObjectMeta) int64 {
-	n, _ := strconv.ParseInt(m.Annotations[revisionAnnotation], 10, 64) // missing or not a number: revision 0
+	n, _ := strconv.ParseInt(m.Annotations[rampv1.RevisionAnnotation], 10, 64) // missing or not a number: revision 0
 	return n
 }
 
@@ -68,7 +68,7 @@ func replicaSet(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, pods []corev1.Pod, no
 	if rs.Spec.Replicas != nil {
 		desired = *rs.Spec.Replicas
 	}
-	hash := rs.Labels[hashLabel]
+	hash := rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]
 	v := ReplicaSet{
 		Name:    rs.Name,
 		Hash:    hash,
@@ -85,7 +85,7 @@ func replicaSet(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, pods []corev1.Pod, no
 	default:
 		v.Status = Status{Name: "Healthy", Icon: IconOK}
 	}
-	if s := rs.Annotations[scaleDownDeadlineAnnotation]; s != "" && desired > 0 {
+	if s := rs.Annotations[rampv1.ScaleDownDeadlineAnnotation]; s != "" && desired > 0 {
 		if t, err := time.Parse(time.RFC3339, s); err == nil {
 			v.Delay = "passed"
 			if t.After(now) {
@@ -108,8 +108,8 @@ func ownedBy(p *corev1.Pod, rs *appsv1.ReplicaSet) bool {
 	if ref := metav1.GetControllerOf(p); ref != nil {
 		return ref.UID == rs.UID && ref.Name == rs.Name
 	}
-	h := rs.Labels[hashLabel]
-	return h != "" && p.Labels[hashLabel] == h
+	h := rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]
+	return h != "" && p.Labels[rampv1.DefaultRolloutUniqueLabelKey] == h
 }
 
 // markers are the roles of the ReplicaSet with pod-template hash h.

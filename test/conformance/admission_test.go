@@ -70,7 +70,7 @@ func upstreamManifests(t *testing.T, mod string) []manifest {
 	var out []manifest
 	for _, dir := range []string{"examples", "test/e2e"} {
 		err := filepath.WalkDir(filepath.Join(mod, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			if ext := filepath.Ext(path); err != nil || d.IsDir() || ext != ".yaml" && ext != ".yml" {
 				return err
 			}
 			data, err := os.ReadFile(path)

@@ -39,7 +39,7 @@ func (s *side) scrape(ctx context.Context) ([]sample, map[string]string, error) 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: scrape: %w", s.name, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to the end or failed already: a close error changes nothing
 	return parseExposition(io.LimitReader(resp.Body, 64<<20))
 }
 

@@ -187,7 +187,10 @@ func (a *actor) stepTo(ctx context.Context, st step) (observation, error) {
 		last, same = nil, 0
 		time.Sleep(150 * time.Millisecond)
 	}
-	return nil, fmt.Errorf("not %s after %s: %v", st.until.desc, settleTimeout, why)
+	if why == nil {
+		why = errors.New("ready, but the readings kept changing")
+	}
+	return nil, fmt.Errorf("not %s after %s: %w", st.until.desc, settleTimeout, why)
 }
 
 // settledEvents reads the Events until two readings a second apart agree

@@ -120,8 +120,11 @@ func freeAddr() string {
 	if err != nil {
 		return "127.0.0.1:0"
 	}
-	defer l.Close()
-	return l.Addr().String()
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		return "127.0.0.1:0"
+	}
+	return addr
 }
 
 // newNamespace creates the same fresh namespace (base plus a random suffix,

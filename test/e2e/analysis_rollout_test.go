@@ -234,7 +234,7 @@ func TestAnalysisStepInconclusive(t *testing.T) {
 	ns := namespace(t, "ana-inconclusive")
 	rate := 0.5
 	srv := webServer(t, "t", &rate)
-	apply(t, ns, fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
+	apply(t, ns, `apiVersion: argoproj.io/v1alpha1
 kind: AnalysisTemplate
 metadata: {name: rate}
 spec:
@@ -248,7 +248,7 @@ spec:
         url: "{{args.url}}/rate"
         jsonPath: "{$.rate}"
         headers: [{key: Authorization, value: "Bearer t"}]
-`))
+`)
 	const name = "web"
 	apply(t, ns, rolloutYAML{name: name, replicas: 2, canary: fmt.Sprintf(`steps:
 - setWeight: 50

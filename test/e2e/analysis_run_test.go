@@ -26,7 +26,7 @@ import (
 func webServer(t *testing.T, token string, rate *float64) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/garbage" {
-			fmt.Fprint(w, "<html>oops</html>")
+			_, _ = fmt.Fprint(w, "<html>oops</html>") // a failed write is the provider's error to report
 			return
 		}
 		if r.Header.Get("Authorization") != "Bearer "+token {

@@ -77,6 +77,9 @@ func TestAntiAffinity(t *testing.T) {
 				if err := env.client.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{hashLabel: v2}); err != nil {
 					return err
 				}
+				if len(pods.Items) == 0 {
+					return fmt.Errorf("no canary pod yet")
+				}
 				for _, p := range pods.Items {
 					for _, c := range p.Status.Conditions {
 						if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable &&
@@ -84,9 +87,9 @@ func TestAntiAffinity(t *testing.T) {
 							return nil
 						}
 					}
-					return fmt.Errorf("pod %s: phase %s, node %q, conditions %v", p.Name, p.Status.Phase, p.Spec.NodeName, p.Status.Conditions)
 				}
-				return fmt.Errorf("no canary pod yet")
+				p := pods.Items[0]
+				return fmt.Errorf("pod %s: phase %s, node %q, conditions %v", p.Name, p.Status.Phase, p.Spec.NodeName, p.Status.Conditions)
 			})
 			ro, err := getRollout(ns, name)
 			if err != nil {

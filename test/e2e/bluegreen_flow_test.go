@@ -46,8 +46,11 @@ func TestBlueGreenSeed003(t *testing.T) {
 	waitEndpoints(t, ns, "rollouts-green-svc", fresh, 5)
 	eventually(t, 10*time.Second, "old ReplicaSet waits with a scale-down deadline", func() error {
 		rss, err := replicaSets(ns, name)
-		if err != nil || rss[old] == nil || *rss[old].Spec.Replicas != 5 || rss[old].Annotations[rampv1.ScaleDownDeadlineAnnotation] == "" {
-			return fmt.Errorf("old ReplicaSet %v (%v)", rss[old], err)
+		if err != nil {
+			return err
+		}
+		if rss[old] == nil || *rss[old].Spec.Replicas != 5 || rss[old].Annotations[rampv1.ScaleDownDeadlineAnnotation] == "" {
+			return fmt.Errorf("old ReplicaSet %v", rss[old])
 		}
 		return nil
 	})
@@ -167,8 +170,11 @@ func TestBlueGreenScaleDownDelaySurvivesRestart(t *testing.T) {
 	var deadline string
 	eventually(t, 30*time.Second, "old ReplicaSet carries its scale-down deadline", func() error {
 		rss, err := replicaSets(ns, name)
-		if err != nil || rss[old] == nil {
-			return fmt.Errorf("old ReplicaSet: %v", err)
+		if err != nil {
+			return fmt.Errorf("old ReplicaSet: %w", err)
+		}
+		if rss[old] == nil {
+			return fmt.Errorf("old ReplicaSet %s gone", old)
 		}
 		if deadline = rss[old].Annotations[rampv1.ScaleDownDeadlineAnnotation]; deadline == "" {
 			return fmt.Errorf("no deadline yet")

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -202,8 +203,11 @@ func watchRollout(tb testing.TB, ns, name string, timeout time.Duration, done fu
 // whose labels include match, grouped by the value of label by ("" for all).
 func metricSum(p *controllerProcess, name string, match map[string]string, by string) (map[string]float64, error) {
 	code, body, err := httpGet("http://" + p.metrics + "/metrics")
-	if err != nil || code != 200 {
-		return nil, fmt.Errorf("/metrics: %d %v", code, err)
+	if err != nil {
+		return nil, fmt.Errorf("/metrics: %w", err)
+	}
+	if code != http.StatusOK {
+		return nil, fmt.Errorf("/metrics: status %d", code)
 	}
 	out := map[string]float64{}
 	for _, line := range strings.Split(body, "\n") {

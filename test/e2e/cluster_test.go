@@ -79,7 +79,7 @@ func TestPodsRunAndReportUsage(t *testing.T) {
 	eventually(t, 90*time.Second, "metrics.k8s.io reports 250m CPU and 64Mi per pod", func() error {
 		raw, stderr, err := kubectl(t, "", "get", "--raw", "/apis/metrics.k8s.io/v1beta1/namespaces/"+ns+"/pods")
 		if err != nil {
-			return fmt.Errorf("%v: %s", err, stderr)
+			return fmt.Errorf("%w: %s", err, stderr)
 		}
 		var list struct {
 			Items []struct {
@@ -198,7 +198,7 @@ func rescaleEvent(ns string) (int32, error) {
 	}
 	var size int32
 	if _, err := fmt.Sscanf(first.Message, "New size: %d;", &size); err != nil {
-		return 0, fmt.Errorf("rescale event %q: %v", first.Message, err)
+		return 0, fmt.Errorf("rescale event %q: %w", first.Message, err)
 	}
 	return size, nil
 }

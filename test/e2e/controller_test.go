@@ -79,8 +79,11 @@ func freePort() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		return "", err
+	}
+	return addr, nil
 }
 
 func (p *controllerProcess) stop() {
@@ -99,7 +102,7 @@ func httpGet(url string) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to the end or failed already: a close error changes nothing
 	b, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b), err
 }
@@ -107,8 +110,11 @@ func httpGet(url string) (int, string, error) {
 // isLeader reads the controller's leader_election_master_status gauge.
 func (p *controllerProcess) isLeader() (bool, error) {
 	code, body, err := httpGet("http://" + p.metrics + "/metrics")
-	if err != nil || code != http.StatusOK {
-		return false, fmt.Errorf("/metrics: %d %v", code, err)
+	if err != nil {
+		return false, fmt.Errorf("/metrics: %w", err)
+	}
+	if code != http.StatusOK {
+		return false, fmt.Errorf("/metrics: status %d", code)
 	}
 	return strings.Contains(body, `leader_election_master_status{name="ramp-controller"} 1`), nil
 }

@@ -85,7 +85,7 @@ func TestScaleSubresource(t *testing.T) {
 		var scale autoscalingv1.Scale
 		raw, stderr, err := kubectl(t, "", "get", "--raw", "/apis/argoproj.io/v1alpha1/namespaces/"+ns+"/rollouts/web/scale")
 		if err != nil {
-			return scale, fmt.Errorf("%v: %s", err, stderr)
+			return scale, fmt.Errorf("%w: %s", err, stderr)
 		}
 		return scale, json.Unmarshal([]byte(raw), &scale)
 	}

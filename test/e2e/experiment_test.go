@@ -38,7 +38,7 @@ func newHashServer(t *testing.T, ok bool) *hashServer {
 		ok := s.ok
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"ok": %v}`, ok)
+		_, _ = fmt.Fprintf(w, `{"ok": %v}`, ok) // a failed write is the provider's error to report
 	}))
 	t.Cleanup(s.Close)
 	return s

@@ -169,7 +169,7 @@ func waitPodMetrics(t *testing.T, ns, app string) {
 		}
 		raw, stderr, err := kubectl(t, "", "get", "--raw", "/apis/metrics.k8s.io/v1beta1/namespaces/"+ns+"/pods")
 		if err != nil {
-			return fmt.Errorf("%v: %s", err, stderr)
+			return fmt.Errorf("%w: %s", err, stderr)
 		}
 		var list struct {
 			Items []struct {

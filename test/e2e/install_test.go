@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,8 +67,12 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		if err := p.ready(); err != nil {
 			return err
 		}
-		if ok, err := p.isLeader(); err != nil || !ok {
-			return fmt.Errorf("not leading (%v)", err)
+		ok, err := p.isLeader()
+		if err != nil {
+			return fmt.Errorf("not leading: %w", err)
+		}
+		if !ok {
+			return errors.New("not leading")
 		}
 		return nil
 	})

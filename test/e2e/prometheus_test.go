@@ -104,7 +104,7 @@ func (p *promEnv) query(q string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to the end or failed already: a close error changes nothing
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return "", err
@@ -238,7 +238,7 @@ func (p *promEnv) start(bin, config string) error {
 	if err != nil {
 		return err
 	}
-	defer logf.Close() // the child has its own copy
+	defer func() { _ = logf.Close() }() // the child has its own copy: ours is only closed
 	began := time.Now()
 	p.cmd = exec.Command(bin,
 		"--config.file="+config,
@@ -292,7 +292,7 @@ func (p *promEnv) ready() bool {
 	if err != nil {
 		return false
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close() // only the status is read
 	return resp.StatusCode == http.StatusOK
 }
 

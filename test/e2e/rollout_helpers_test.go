@@ -356,8 +356,12 @@ func waitEvents(tb testing.TB, ns, name string, reasons ...string) {
 	tb.Helper()
 	eventually(tb, 30*time.Second, fmt.Sprintf("events %v on rollout %s/%s", reasons, ns, name), func() error {
 		for _, r := range reasons {
-			if n, err := eventCount(ns, name, r); err != nil || n == 0 {
-				return fmt.Errorf("no %s event (%v)", r, err)
+			n, err := eventCount(ns, name, r)
+			if err != nil {
+				return fmt.Errorf("no %s event: %w", r, err)
+			}
+			if n == 0 {
+				return fmt.Errorf("no %s event", r)
 			}
 		}
 		return nil

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,8 +140,12 @@ func trafficScenario(t *testing.T, rc routerCase) {
 		t.Fatalf("delete rollout: %v\n%s", err, stderr)
 	}
 	eventually(t, 60*time.Second, "Rollout gone", func() error {
-		if _, err := getRollout(ns, name); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("still there (%v)", err)
+		_, err := getRollout(ns, name)
+		if err == nil {
+			return errors.New("still there")
+		}
+		if !apierrors.IsNotFound(err) {
+			return fmt.Errorf("still there: %w", err)
 		}
 		return nil
 	})

@@ -49,7 +49,7 @@ func (f *finishTimes) schedule(run types.UID, status *rampv1.AnalysisRunStatus) 
 			continue
 		}
 		last := r.Measurements[n-1].FinishedAt
-		if fin := v.(finished); fin.stored.Equal(last.Time.Truncate(time.Second)) || fin.stored.Equal(last.Time) {
+		if fin := v.(finished); fin.stored.Equal(last.Truncate(time.Second)) || fin.stored.Equal(last.Time) {
 			last.Time = fin.precise
 		}
 	}

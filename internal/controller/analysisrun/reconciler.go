@@ -59,7 +59,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if err := r.validate(run); err != nil {
 		stamp := metaNow(now)
-		status.Phase, status.Message, status.StartedAt, status.CompletedAt = rampv1.AnalysisPhaseError, "Analysis spec invalid: "+err.Error(), orNow(status.StartedAt, stamp), &stamp
+		status.Phase, status.Message, status.StartedAt, status.CompletedAt = rampv1.AnalysisPhaseError, fmt.Sprintf(rampv1.AnalysisMessageSpecInvalid, err), orNow(status.StartedAt, stamp), &stamp
 		return ctrl.Result{}, r.gone(run, r.patchStatus(ctx, run, status))
 	}
 	spec := analysis.ResolveKnown(run.Spec)                                      // {{args.x}} in count, interval, limits

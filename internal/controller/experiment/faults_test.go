@@ -116,7 +116,7 @@ func experimentState(t *testing.T, env *controllertest.Env) string {
 	}
 	var lines []string
 	for _, rs := range rss.Items {
-		lines = append(lines, fmt.Sprintf("ReplicaSet %s %d deadline=%v", rs.Name, *rs.Spec.Replicas, rs.Annotations[scaleDownDeadline] != ""))
+		lines = append(lines, fmt.Sprintf("ReplicaSet %s %d deadline=%v", rs.Name, *rs.Spec.Replicas, rs.Annotations[rampv1.ScaleDownDeadlineAnnotation] != ""))
 	}
 	for _, s := range svcs.Items {
 		lines = append(lines, fmt.Sprintf("Service %s %v", s.Name, s.Spec.Selector))

@@ -97,7 +97,7 @@ func fuzzObjects(ex *rampv1.Experiment, knobs uint64) []client.Object {
 		}
 		n := int32(knobs >> (16 + 4*uint(i)) & 15)
 		objs = append(objs, &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprintf("exp-%d", i),
-			UID: types.UID(fmt.Sprintf("rs-%d", i)), Annotations: map[string]string{TemplateNameAnnotation: t.Name}, OwnerReferences: []metav1.OwnerReference{ref}},
+			UID: types.UID(fmt.Sprintf("rs-%d", i)), Annotations: map[string]string{rampv1.ExperimentTemplateNameAnnotation: t.Name}, OwnerReferences: []metav1.OwnerReference{ref}},
 			Spec:   appsv1.ReplicaSetSpec{Replicas: &n},
 			Status: appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n / 2, AvailableReplicas: n / 3}})
 	}

@@ -24,7 +24,7 @@ func TestTemplateWithoutLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := get(t, env, "exp-a", &appsv1.ReplicaSet{})
-	if rs.Spec.Template.Labels[hashLabel] == "" || rs.Spec.Selector.MatchLabels[hashLabel] != rs.Spec.Template.Labels[hashLabel] {
+	if rs.Spec.Template.Labels[rampv1.DefaultRolloutUniqueLabelKey] == "" || rs.Spec.Selector.MatchLabels[rampv1.DefaultRolloutUniqueLabelKey] != rs.Spec.Template.Labels[rampv1.DefaultRolloutUniqueLabelKey] {
 		t.Errorf("ReplicaSet labels %v, selector %v: want the hash on both", rs.Spec.Template.Labels, rs.Spec.Selector)
 	}
 	if got := get(t, env, "exp", &rampv1.Experiment{}); got.Status.Phase == "" {

@@ -32,21 +32,14 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-// Labels on what an Experiment creates.
+// NameLabel, TemplateLabel and AnalysisLabel are what Ramp versions before
+// upstream fidelity labelled an Experiment's objects with: still read
+// (objects made then), no longer written. Upstream's keys are
+// rampv1.ExperimentNameAnnotation and rampv1.ExperimentTemplateNameAnnotation.
 const (
-	// NameAnnotation and TemplateNameAnnotation are upstream's keys on an
-	// Experiment's ReplicaSets.
-	NameAnnotation         = rampv1.ExperimentNameAnnotation
-	TemplateNameAnnotation = rampv1.ExperimentTemplateNameAnnotation
-	// NameLabel, TemplateLabel and AnalysisLabel are what Ramp versions
-	// before upstream fidelity labelled an Experiment's objects with: still
-	// read (objects made then), no longer written.
-	NameLabel         = "experiment.ramp.dev/name"
-	TemplateLabel     = "experiment.ramp.dev/template"
-	AnalysisLabel     = "experiment.ramp.dev/analysis"
-	hashLabel         = rampv1.DefaultRolloutUniqueLabelKey
-	instanceLabel     = rampv1.ControllerInstanceIDLabel
-	scaleDownDeadline = rampv1.ScaleDownDeadlineAnnotation
+	NameLabel     = "experiment.ramp.dev/name"
+	TemplateLabel = "experiment.ramp.dev/template"
+	AnalysisLabel = "experiment.ramp.dev/analysis"
 )
 
 // Reconciler runs Experiments.
@@ -137,7 +130,7 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 	}
 	for i := range rss.Items {
 		if rs := &rss.Items[i]; metav1.IsControlledBy(rs, ex) {
-			w.rs[cmp.Or(rs.Annotations[TemplateNameAnnotation], rs.Labels[TemplateLabel])] = rs
+			w.rs[cmp.Or(rs.Annotations[rampv1.ExperimentTemplateNameAnnotation], rs.Labels[TemplateLabel])] = rs
 		}
 	}
 	var runs rampv1.AnalysisRunList
@@ -332,9 +325,9 @@ func (w *world) planRS() map[string]experiment.ReplicaSet {
 		if rs.Spec.Replicas != nil {
 			spec = *rs.Spec.Replicas
 		}
-		r := experiment.ReplicaSet{Name: rs.Name, Hash: rs.Labels[hashLabel], Spec: spec, Replicas: rs.Status.Replicas,
+		r := experiment.ReplicaSet{Name: rs.Name, Hash: rs.Labels[rampv1.DefaultRolloutUniqueLabelKey], Spec: spec, Replicas: rs.Status.Replicas,
 			Ready: rs.Status.ReadyReplicas, Available: min(rs.Status.AvailableReplicas, spec), Updated: rs.Status.FullyLabeledReplicas}
-		if at, err := time.Parse(time.RFC3339, rs.Annotations[scaleDownDeadline]); err == nil {
+		if at, err := time.Parse(time.RFC3339, rs.Annotations[rampv1.ScaleDownDeadlineAnnotation]); err == nil {
 			r.ScaleDownAt = at
 		}
 		out[name] = r
@@ -359,7 +352,7 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 	}
 	for name, n := range out.Scale {
 		rs := w.rs[name]
-		d, had := out.ScaleDownDeadline, rs != nil && rs.Annotations[scaleDownDeadline] != ""
+		d, had := out.ScaleDownDeadline, rs != nil && rs.Annotations[rampv1.ScaleDownDeadlineAnnotation] != ""
 		var deadline any // the annotation to write: a time, nil to remove, or nothing
 		switch {
 		case rs != nil && !d.IsZero() && n > 0 && !had: // as upstream
@@ -370,7 +363,7 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 			deadline = false
 		}
 		if deadline != false {
-			if err := mergePatch(ctx, r.Client, rs, map[string]any{"metadata": map[string]any{"annotations": map[string]any{scaleDownDeadline: deadline}}}); err != nil {
+			if err := mergePatch(ctx, r.Client, rs, map[string]any{"metadata": map[string]any{"annotations": map[string]any{rampv1.ScaleDownDeadlineAnnotation: deadline}}}); err != nil {
 				return fmt.Errorf("annotate ReplicaSet %s: %w", rs.Name, err)
 			}
 		}
@@ -420,7 +413,7 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment
 	if tmpl.Labels == nil { // a template without labels (its selector may match none: DoesNotExist)
 		tmpl.Labels = map[string]string{}
 	}
-	tmpl.Labels[hashLabel] = hash
+	tmpl.Labels[rampv1.DefaultRolloutUniqueLabelKey] = hash
 	sel := t.Selector.DeepCopy()
 	if sel == nil { // the CRD requires a selector; an object stored without one must not crash the pass
 		sel = &metav1.LabelSelector{}
@@ -428,11 +421,11 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ex *rampv1.Experiment
 	if sel.MatchLabels == nil {
 		sel.MatchLabels = map[string]string{}
 	}
-	sel.MatchLabels[hashLabel] = hash
+	sel.MatchLabels[rampv1.DefaultRolloutUniqueLabelKey] = hash
 	labels := maps.Clone(tmpl.Labels) // as upstream: the template's labels and the hash, nothing of Ramp's
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Name: ex.Name + "-" + name, Namespace: ex.Namespace, Labels: labels,
-			Annotations:     map[string]string{NameAnnotation: ex.Name, TemplateNameAnnotation: name}, // as upstream
+			Annotations:     map[string]string{rampv1.ExperimentNameAnnotation: ex.Name, rampv1.ExperimentTemplateNameAnnotation: name}, // as upstream
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ex, rampv1.GroupVersion.WithKind("Experiment"))}},
 		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, MinReadySeconds: t.MinReadySeconds, Selector: sel, Template: *tmpl},
 	}

@@ -92,8 +92,8 @@ func (r *Reconciler) template(ctx context.Context, ns string, a rampv1.Experimen
 // newRun is the AnalysisRun named name (freeRunName) of an analysis.
 func newRun(ex *rampv1.Experiment, name string, spec rampv1.AnalysisRunSpec) *rampv1.AnalysisRun {
 	labels := map[string]string{} // as upstream: no labels of Ramp's; the run is found by owner and name
-	if id, ok := ex.Labels[instanceLabel]; ok {
-		labels[instanceLabel] = id
+	if id, ok := ex.Labels[rampv1.ControllerInstanceIDLabel]; ok {
+		labels[rampv1.ControllerInstanceIDLabel] = id
 	}
 	md := ex.Spec.AnalysisRunMetadata
 	for k, v := range md.Labels {

@@ -65,7 +65,7 @@ func (r *Reconciler) applyServices(ctx context.Context, ex *rampv1.Experiment, w
 }
 
 func newService(ex *rampv1.Experiment, t rampv1.TemplateSpec, hash string) *corev1.Service {
-	sel := map[string]string{hashLabel: hash}
+	sel := map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hash}
 	if t.Selector != nil { // Validate rejects a template without one; never crash on it
 		maps.Copy(sel, t.Selector.MatchLabels)
 	}

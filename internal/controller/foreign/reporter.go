@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -108,7 +109,7 @@ func (r *Reporter) Seen(obj any) {
 	if r.InstanceID == "" {
 		mine = "no instance id"
 	}
-	log.Log.WithName("foreign").V(1).Info("leaving a rollout to another instance", "rollout", m.Namespace+"/"+m.Name, "instanceID", id)
+	log.Log.WithName("foreign").V(1).Info("leaving a rollout to another instance", "rollout", klog.KObj(m), "instanceID", id)
 	r.Recorder.Eventf(ro, nil, "Normal", Reason, "Ignore",
 		"labelled %s=%s: another controller instance runs this rollout; this controller (%s) leaves it alone", rampv1.ControllerInstanceIDLabel, id, mine)
 }

@@ -30,10 +30,10 @@ func (r *Reconciler) ownedRuns(ctx context.Context, ro *rampv1.Rollout) ([]*ramp
 func toPlanRuns(runs []*rampv1.AnalysisRun) map[string]plan.Run {
 	out := make(map[string]plan.Run, len(runs))
 	for _, ar := range runs {
-		run := plan.Run{Name: ar.Name, Type: plan.RunType(ar.Labels[RunTypeLabel]), Hash: ar.Labels[HashLabel],
+		run := plan.Run{Name: ar.Name, Type: plan.RunType(ar.Labels[rampv1.RolloutTypeLabel]), Hash: ar.Labels[rampv1.DefaultRolloutUniqueLabelKey],
 			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate,
 			Created: ar.CreationTimestamp.Time, Deleting: ar.DeletionTimestamp != nil}
-		if v, err := strconv.ParseInt(ar.Labels[RunStepIndexLabel], 10, 32); err == nil {
+		if v, err := strconv.ParseInt(ar.Labels[rampv1.RolloutCanaryStepIndexLabel], 10, 32); err == nil {
 			step := int32(v)
 			run.StepIndex = &step
 		}
@@ -151,7 +151,7 @@ func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (str
 }
 
 func sameRole(a, b *rampv1.AnalysisRun) bool {
-	for _, k := range []string{HashLabel, RunTypeLabel, RunStepIndexLabel} {
+	for _, k := range []string{rampv1.DefaultRolloutUniqueLabelKey, rampv1.RolloutTypeLabel, rampv1.RolloutCanaryStepIndexLabel} {
 		if a.Labels[k] != b.Labels[k] {
 			return false
 		}

@@ -16,13 +16,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-// Labels of the AnalysisRuns a Rollout creates (as upstream).
-const (
-	RunTypeLabel      = "rollout-type"
-	RunStepIndexLabel = "step-index"
-	instanceIDLabel   = rampv1.ControllerInstanceIDLabel
-)
-
 // runSpec merges the templates a RolloutAnalysis references into one
 // AnalysisRun spec, with the Rollout's arguments resolved (value,
 // podTemplateHashValue, fieldRef; secretKeyRef is left to the run). field
@@ -141,18 +134,18 @@ func rolloutArg(ro *rampv1.Rollout, newHash string, a rampv1.AnalysisRunArgument
 // createRun when that name is taken).
 func newRun(ro *rampv1.Rollout, hash string, revision int64, start plan.RunStart, spec rampv1.AnalysisRunSpec) *rampv1.AnalysisRun {
 	name := fmt.Sprintf("%s-%s-%d", ro.Name, hash, revision)
-	labels := map[string]string{HashLabel: hash, RunTypeLabel: string(start.Type)}
+	labels := map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hash, rampv1.RolloutTypeLabel: string(start.Type)}
 	switch start.Type {
 	case plan.RunStep:
 		name += "-" + strconv.Itoa(int(*start.StepIndex))
-		labels[RunStepIndexLabel] = strconv.Itoa(int(*start.StepIndex))
+		labels[rampv1.RolloutCanaryStepIndexLabel] = strconv.Itoa(int(*start.StepIndex))
 	case plan.RunPrePromotion:
 		name += "-pre"
 	case plan.RunPostPromotion:
 		name += "-post"
 	}
-	if id, ok := ro.Labels[instanceIDLabel]; ok {
-		labels[instanceIDLabel] = id
+	if id, ok := ro.Labels[rampv1.ControllerInstanceIDLabel]; ok {
+		labels[rampv1.ControllerInstanceIDLabel] = id
 	}
 	// As upstream: the revision annotation, the Rollout's selector labels
 	// (they win over analysisRunMetadata's).

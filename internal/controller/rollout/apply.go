@@ -14,9 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
@@ -102,7 +100,7 @@ func (r *Reconciler) patchReplicaSet(ctx context.Context, ro *rampv1.Rollout, rs
 		if at != nil {
 			v = at.UTC().Format(time.RFC3339)
 		}
-		annotations[ScaleDownDeadlineAnnotation] = v
+		annotations[rampv1.ScaleDownDeadlineAnnotation] = v
 		if _, legacy := rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]; legacy {
 			annotations[rampv1.LegacyScaleDownDeadlineAnnotation] = nil
 		}
@@ -132,7 +130,7 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ro.Namespace, Name: name}, &svc); err != nil {
 		return client.IgnoreNotFound(err)
 	}
-	old := svc.Spec.Selector[HashLabel]
+	old := svc.Spec.Selector[rampv1.DefaultRolloutUniqueLabelKey]
 	if old == hash && svc.Annotations[rampv1.ManagedByRolloutsAnnotation] == ro.Name {
 		return nil
 	}
@@ -140,7 +138,7 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	if svc.Spec.Selector == nil {
 		svc.Spec.Selector = map[string]string{}
 	}
-	svc.Spec.Selector[HashLabel] = hash
+	svc.Spec.Selector[rampv1.DefaultRolloutUniqueLabelKey] = hash
 	if svc.Annotations == nil {
 		svc.Annotations = map[string]string{}
 	}
@@ -148,10 +146,9 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 	if err := r.Client.Patch(ctx, &svc, patch); err != nil {
 		return fmt.Errorf("point Service %s at %s: %w", name, hash, err)
 	}
-	log.FromContext(ctx).V(1).Info("pointed service", "service", name, "from", old, "to", hash)
 	if old != hash {
-		r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, "SwitchService", "SwitchService",
-			"Switched selector for service '%s' from '%s' to '%s'", name, old, hash)
+		r.Recorder.Eventf(ro, nil, corev1.EventTypeNormal, rampv1.RolloutReasonSwitchService, rampv1.RolloutReasonSwitchService,
+			rampv1.RolloutMessageSwitchService, name, old, hash)
 	}
 	return nil
 }
@@ -160,11 +157,11 @@ func (r *Reconciler) pointService(ctx context.Context, ro *rampv1.Rollout, name,
 // its earlier numbers in the revision-history annotation.
 func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revision int64) error {
 	history := rs.Annotations[rampv1.RevisionHistoryAnnotation]
-	if old := rs.Annotations[RevisionAnnotation]; old != "" {
+	if old := rs.Annotations[rampv1.RevisionAnnotation]; old != "" {
 		history = strings.TrimPrefix(history+","+old, ",")
 	}
 	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{
-		RevisionAnnotation: strconv.FormatInt(revision, 10), rampv1.RevisionHistoryAnnotation: history}}})
+		rampv1.RevisionAnnotation: strconv.FormatInt(revision, 10), rampv1.RevisionHistoryAnnotation: history}}})
 	if err != nil {
 		return err
 	}
@@ -173,7 +170,6 @@ func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revisi
 		return fmt.Errorf("renumber ReplicaSet %s: %w", rs.Name, err)
 	}
 	r.expect.wrote(rs.UID, rv, r.Clock.Now())
-	log.FromContext(ctx).V(1).Info("renumbered replicaset", "replicaset", rs.Name, "revision", revision, "history", history)
 	return nil
 }
 
@@ -184,8 +180,8 @@ func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revisi
 // upstream does.
 func (r *Reconciler) annotateRollout(ctx context.Context, ro *rampv1.Rollout, w *world) error {
 	want := map[string]any{}
-	if rev := strconv.FormatInt(w.revision, 10); w.revision > 0 && ro.Annotations[RevisionAnnotation] != rev {
-		want[RevisionAnnotation] = rev
+	if rev := strconv.FormatInt(w.revision, 10); w.revision > 0 && ro.Annotations[rampv1.RevisionAnnotation] != rev {
+		want[rampv1.RevisionAnnotation] = rev
 	}
 	if w.workload != nil {
 		if gen := strconv.FormatInt(w.workload.Generation, 10); ro.Annotations[rampv1.WorkloadGenerationAnnotation] != gen {
@@ -204,7 +200,6 @@ func (r *Reconciler) annotateRollout(ctx context.Context, ro *rampv1.Rollout, w 
 		return fmt.Errorf("annotate rollout %s: %w", ro.Name, err)
 	}
 	ro.Spec.Template = tmpl
-	log.FromContext(ctx).V(1).Info("annotated rollout", "rollout", klog.KObj(ro), "annotations", want)
 	return nil
 }
 

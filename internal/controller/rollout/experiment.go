@@ -33,7 +33,7 @@ func (r *Reconciler) ownedExperiments(ctx context.Context, ro *rampv1.Rollout) (
 func toPlanExperiments(exs []*rampv1.Experiment) map[string]plan.Experiment {
 	out := make(map[string]plan.Experiment, len(exs))
 	for _, ex := range exs {
-		out[ex.Name] = plan.Experiment{Name: ex.Name, Hash: ex.Labels[HashLabel], StepIndex: experimentStepIndex(ex),
+		out[ex.Name] = plan.Experiment{Name: ex.Name, Hash: ex.Labels[rampv1.DefaultRolloutUniqueLabelKey], StepIndex: experimentStepIndex(ex),
 			Phase: ex.Status.Phase, Message: ex.Status.Message, Terminating: ex.Spec.Terminate}
 	}
 	return out
@@ -85,7 +85,7 @@ func (r *Reconciler) createExperiment(ctx context.Context, ro *rampv1.Rollout, e
 		return err
 	}
 	if created { // as upstream, said on the Rollout
-		r.Recorder.Eventf(ro, ex, corev1.EventTypeNormal, "ExperimentCreated", "Create", "Created Experiment '%s'", ex.Name)
+		r.Recorder.Eventf(ro, ex, corev1.EventTypeNormal, rampv1.RolloutReasonExperimentCreated, "Create", rampv1.RolloutMessageExperimentCreated, ex.Name)
 	}
 	return nil
 }
@@ -128,13 +128,13 @@ func newExperiment(ro *rampv1.Rollout, w *world, s *plan.ExperimentStart) (*ramp
 		}
 		spec.Analyses = append(spec.Analyses, ref)
 	}
-	labels := merged(ro.Labels, map[string]string{HashLabel: w.hash}) // upstream: the Rollout's labels and the hash
-	if id, ok := ro.Labels[instanceIDLabel]; ok {
-		labels[instanceIDLabel] = id
+	labels := merged(ro.Labels, map[string]string{rampv1.DefaultRolloutUniqueLabelKey: w.hash}) // upstream: the Rollout's labels and the hash
+	if id, ok := ro.Labels[rampv1.ControllerInstanceIDLabel]; ok {
+		labels[rampv1.ControllerInstanceIDLabel] = id
 	}
 	return &rampv1.Experiment{
 		ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%s-%d-%d", ro.Name, w.hash, w.revision, idx), Namespace: ro.Namespace,
-			Labels: labels, Annotations: map[string]string{RevisionAnnotation: strconv.FormatInt(int64(w.revision), 10)}, OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)}},
+			Labels: labels, Annotations: map[string]string{rampv1.RevisionAnnotation: strconv.FormatInt(int64(w.revision), 10)}, OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)}},
 		Spec: spec,
 	}, nil
 }
@@ -155,7 +155,7 @@ func merged(base, extra map[string]string) map[string]string {
 // its name (<rollout>-<hash>-<revision>-<step>[.<collision>]), or the
 // step-index label earlier Ramp versions wrote.
 func experimentStepIndex(ex *rampv1.Experiment) int32 {
-	s, ok := ex.Labels[RunStepIndexLabel]
+	s, ok := ex.Labels[rampv1.RolloutCanaryStepIndexLabel]
 	if !ok {
 		s, _, _ = strings.Cut(ex.Name[strings.LastIndex(ex.Name, "-")+1:], ".")
 	}

@@ -17,7 +17,7 @@ func TestExperimentStepIndex(t *testing.T) {
 			t.Errorf("%s: step %d, want %d", name, got, want)
 		}
 	}
-	ex := &rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Name: "app-h-2-1", Labels: map[string]string{RunStepIndexLabel: "4"}}}
+	ex := &rampv1.Experiment{ObjectMeta: metav1.ObjectMeta{Name: "app-h-2-1", Labels: map[string]string{rampv1.RolloutCanaryStepIndexLabel: "4"}}}
 	if got := experimentStepIndex(ex); got != 4 {
 		t.Errorf("labelled: step %d, want 4", got)
 	}

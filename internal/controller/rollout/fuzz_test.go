@@ -15,7 +15,6 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/controller/controllertest"
-	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
@@ -137,11 +136,11 @@ func fuzzObjects(ro *rampv1.Rollout, knobs uint64) []client.Object {
 		n := int32(knobs >> (16 + 4*uint(i)) & 15)
 		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("web-%d-%s", i, hashes[i]),
 			UID:             types.UID(fmt.Sprintf("rs-%d", i)),
-			Labels:          map[string]string{rollout.HashLabel: hashes[i], "app": "web"},
-			Annotations:     map[string]string{rollout.RevisionAnnotation: fmt.Sprint(i + 1)},
+			Labels:          map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hashes[i], "app": "web"},
+			Annotations:     map[string]string{rampv1.RevisionAnnotation: fmt.Sprint(i + 1)},
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ro, rampv1.GroupVersion.WithKind("Rollout"))}},
-			Spec: appsv1.ReplicaSetSpec{Replicas: &n, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{rollout.HashLabel: hashes[i]}},
-				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{rollout.HashLabel: hashes[i], "app": "web"}}}},
+			Spec: appsv1.ReplicaSetSpec{Replicas: &n, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hashes[i]}},
+				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{rampv1.DefaultRolloutUniqueLabelKey: hashes[i], "app": "web"}}}},
 			Status: appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n / 2, AvailableReplicas: n / 3}}
 		objs = append(objs, rs)
 	}

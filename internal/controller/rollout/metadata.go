@@ -15,11 +15,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
-// EphemeralMetadataAnnotation records on a ReplicaSet the role metadata its
-// template carries, so its keys are removed from it and its pods when its
-// role changes, even after the Rollout stops setting them.
-const EphemeralMetadataAnnotation = rampv1.EphemeralMetadataAnnotation
-
 // LegacyEphemeralKeysAnnotation is the record earlier Ramp versions wrote
 // ("labels=a,b;annotations=c"): still read, removed on the next write.
 const LegacyEphemeralKeysAnnotation = plan.LegacyEphemeralKeysAnnotation
@@ -42,7 +37,7 @@ func withRole(ro *rampv1.Rollout, st *rampv1.RolloutStatus, hash string, rs *app
 	for k, v := range md.Annotations {
 		tm.Annotations[k] = v
 	}
-	rs.Annotations[EphemeralMetadataAnnotation] = record
+	rs.Annotations[rampv1.EphemeralMetadataAnnotation] = record
 }
 
 // syncEphemeral writes what plan.SyncMetadata says each ReplicaSet of the
@@ -67,7 +62,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 			record = nil
 		}
 		body := map[string]any{
-			"metadata": map[string]any{"annotations": map[string]any{EphemeralMetadataAnnotation: record, LegacyEphemeralKeysAnnotation: nil}},
+			"metadata": map[string]any{"annotations": map[string]any{rampv1.EphemeralMetadataAnnotation: record, LegacyEphemeralKeysAnnotation: nil}},
 			"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
 				"labels": m.TemplateLabels, "annotations": m.TemplateAnnotations}}},
 		}
@@ -85,7 +80,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 func (r *Reconciler) syncPods(ctx context.Context, rs *appsv1.ReplicaSet, wantL, wantA map[string]*string) error {
 	var pods corev1.PodList
 	if err := r.Client.List(ctx, &pods, client.InNamespace(rs.Namespace),
-		client.MatchingLabels{HashLabel: rs.Labels[HashLabel]}); err != nil {
+		client.MatchingLabels{rampv1.DefaultRolloutUniqueLabelKey: rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]}); err != nil {
 		return err
 	}
 	for i := range pods.Items {
@@ -118,7 +113,7 @@ func (r *Reconciler) mergePatch(ctx context.Context, obj client.Object, body map
 // sets, the injected anti-affinity terms), to compare with the Rollout's template.
 func withoutEphemeral(ro *rampv1.Rollout, rs *appsv1.ReplicaSet, template *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	tmpl := rs.Spec.Template.DeepCopy()
-	delete(tmpl.Labels, HashLabel)
+	delete(tmpl.Labels, rampv1.DefaultRolloutUniqueLabelKey)
 	plan.RemoveAntiAffinity(ro.Namespace, &tmpl.Spec)
 	managedL, managedA := plan.ManagedMetadataKeys(ro, rs.Annotations)
 	restore := func(have, base map[string]string, keys []string) map[string]string {

@@ -23,7 +23,7 @@ func TestWithoutEphemeral(t *testing.T) {
 	rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{
 		LegacyEphemeralKeysAnnotation: "labels=role,old;annotations=phase"}}}
 	rs.Spec.Template = *template.DeepCopy()
-	rs.Spec.Template.Labels = map[string]string{"app": "web", "role": "canary", "old": "x", HashLabel: "abc"}
+	rs.Spec.Template.Labels = map[string]string{"app": "web", "role": "canary", "old": "x", rampv1.DefaultRolloutUniqueLabelKey: "abc"}
 	rs.Spec.Template.Annotations = map[string]string{"phase": "canary"}
 	if got := withoutEphemeral(ro, rs, template); !apiequality.Semantic.DeepEqual(got, template) {
 		t.Errorf("with its ephemeral keys reverted the template is %+v, want %+v", got.ObjectMeta, template.ObjectMeta)

@@ -11,7 +11,6 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/controller/controllertest"
-	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/plan"
 )
 
@@ -40,7 +39,7 @@ func TestRunNameTaken(t *testing.T) {
 			tmpl := getRollout(t, env, "web").Spec.Template.DeepCopy()
 			base := "web-" + plan.TemplateHash(tmpl, nil) + "-2"
 			holder := &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: base, Labels: map[string]string{
-				rampv1.DefaultRolloutUniqueLabelKey: plan.TemplateHash(tmpl, nil), rollout.RunTypeLabel: string(plan.RunBackground)},
+				rampv1.DefaultRolloutUniqueLabelKey: plan.TemplateHash(tmpl, nil), rampv1.RolloutTypeLabel: string(plan.RunBackground)},
 				OwnerReferences: []metav1.OwnerReference{{APIVersion: "argoproj.io/v1alpha1", Kind: "Rollout", Name: "web", UID: tc.owner}}}}
 			holder.Status.Phase = tc.phase
 			if err := env.API.Create(context.Background(), holder); err != nil {

@@ -20,17 +20,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/podtemplate"
 )
 
-// HashLabel is the label carrying a ReplicaSet's pod-template hash on the
-// ReplicaSet, its pods and the Services' selectors.
-const HashLabel = rampv1.DefaultRolloutUniqueLabelKey
-
-// RevisionAnnotation numbers the revisions of a Rollout on its ReplicaSets.
-const RevisionAnnotation = rampv1.RevisionAnnotation
-
-// ScaleDownDeadlineAnnotation records when a ReplicaSet waiting for its
-// scale-down delay goes to 0, so a controller restart keeps the deadline.
-const ScaleDownDeadlineAnnotation = rampv1.ScaleDownDeadlineAnnotation
-
 // world is what one reconcile read from the cache.
 type world struct {
 	hash     string
@@ -73,7 +62,7 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 		return nil, err // validateTemplate reported it
 	}
 	w.template = ro.Spec.Template.DeepCopy()
-	delete(w.template.Labels, HashLabel)
+	delete(w.template.Labels, rampv1.DefaultRolloutUniqueLabelKey)
 	w.hash = plan.TemplateHash(w.template, ro.Status.CollisionCount)
 
 	owned, err := r.ownedReplicaSets(ctx, ro, w.selector)
@@ -87,8 +76,8 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	// the template as the API server defaulted it.
 	if !hasHash(owned, w.hash) {
 		for _, rs := range owned {
-			if rs.Labels[HashLabel] != "" && sameTemplate(ro, rs, w.template) {
-				w.hash = rs.Labels[HashLabel]
+			if rs.Labels[rampv1.DefaultRolloutUniqueLabelKey] != "" && sameTemplate(ro, rs, w.template) {
+				w.hash = rs.Labels[rampv1.DefaultRolloutUniqueLabelKey]
 				break
 			}
 		}
@@ -97,7 +86,7 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	for _, rs := range owned {
 		rev := revisionOf(rs)
 		maxRev = max(maxRev, rev)
-		switch rs.Labels[HashLabel] {
+		switch rs.Labels[rampv1.DefaultRolloutUniqueLabelKey] {
 		case w.hash:
 			w.newRS, w.revision = rs, rev
 		case ro.Status.StableRS:
@@ -147,7 +136,7 @@ func (r *Reconciler) observeRunning(ctx context.Context, ro *rampv1.Rollout, w *
 	}
 	for i := range owned.Items {
 		rs := &owned.Items[i]
-		switch rs.Labels[HashLabel] {
+		switch rs.Labels[rampv1.DefaultRolloutUniqueLabelKey] {
 		case ro.Status.CurrentPodHash:
 			w.newRS, w.revision = rs, revisionOf(rs)
 		case ro.Status.StableRS:
@@ -188,7 +177,7 @@ func (r *Reconciler) validateRefs(ctx context.Context, ro *rampv1.Rollout, w *wo
 		case err != nil:
 			return "", fmt.Errorf("read Service %s/%s (%s): %w", ro.Namespace, ref.Name, ref.Field, err)
 		}
-		w.serviceHash[ref.Name] = svc.Spec.Selector[HashLabel]
+		w.serviceHash[ref.Name] = svc.Spec.Selector[rampv1.DefaultRolloutUniqueLabelKey]
 		if msg := plan.ServiceProblem(ro, ref, &svc); msg != "" {
 			return msg, nil
 		}
@@ -257,10 +246,10 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 	if rs.Spec.Replicas != nil {
 		spec = *rs.Spec.Replicas
 	}
-	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[HashLabel], Revision: revisionOf(rs), Created: rs.CreationTimestamp.Time, Spec: spec,
+	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[rampv1.DefaultRolloutUniqueLabelKey], Revision: revisionOf(rs), Created: rs.CreationTimestamp.Time, Spec: spec,
 		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas,
 		Deleting: rs.DeletionTimestamp != nil}
-	v := rs.Annotations[ScaleDownDeadlineAnnotation]
+	v := rs.Annotations[rampv1.ScaleDownDeadlineAnnotation]
 	if v == "" {
 		v = rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]
 	}
@@ -271,7 +260,7 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 }
 
 func revisionOf(rs *appsv1.ReplicaSet) int64 {
-	v, _ := strconv.ParseInt(rs.Annotations[RevisionAnnotation], 10, 64) // missing or not a number: revision 0 (the oldest)
+	v, _ := strconv.ParseInt(rs.Annotations[rampv1.RevisionAnnotation], 10, 64) // missing or not a number: revision 0 (the oldest)
 	return v
 }
 
@@ -297,7 +286,7 @@ func (w *world) byName(name string) *appsv1.ReplicaSet {
 
 func hasHash(rss []*appsv1.ReplicaSet, hash string) bool {
 	for _, rs := range rss {
-		if rs.Labels[HashLabel] == hash {
+		if rs.Labels[rampv1.DefaultRolloutUniqueLabelKey] == hash {
 			return true
 		}
 	}

@@ -37,7 +37,7 @@ func (r *Reconciler) ownedReplicaSets(ctx context.Context, ro *rampv1.Rollout, s
 	}
 	for i := range candidates.Items {
 		rs := &candidates.Items[i]
-		if metav1.GetControllerOf(rs) != nil || rs.DeletionTimestamp != nil || rs.Labels[HashLabel] == "" {
+		if metav1.GetControllerOf(rs) != nil || rs.DeletionTimestamp != nil || rs.Labels[rampv1.DefaultRolloutUniqueLabelKey] == "" {
 			continue
 		}
 		patch := client.MergeFrom(rs.DeepCopy())
@@ -97,16 +97,16 @@ func (r *Reconciler) createReplicaSet(ctx context.Context, ro *rampv1.Rollout, w
 	if tmpl.Labels == nil {
 		tmpl.Labels = map[string]string{}
 	}
-	tmpl.Labels[HashLabel] = w.hash
+	tmpl.Labels[rampv1.DefaultRolloutUniqueLabelKey] = w.hash
 	sel := ro.Spec.Selector.DeepCopy()
 	if sel.MatchLabels == nil {
 		sel.MatchLabels = map[string]string{}
 	}
-	sel.MatchLabels[HashLabel] = w.hash
+	sel.MatchLabels[rampv1.DefaultRolloutUniqueLabelKey] = w.hash
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: rsName(ro, w.hash), Namespace: ro.Namespace, Labels: tmpl.Labels,
-			Annotations: map[string]string{RevisionAnnotation: strconv.FormatInt(w.revision, 10),
+			Annotations: map[string]string{rampv1.RevisionAnnotation: strconv.FormatInt(w.revision, 10),
 				rampv1.DesiredReplicasAnnotation: strconv.FormatInt(int64(ro.Replicas()), 10)},
 			OwnerReferences: []metav1.OwnerReference{*ownerRef(ro)},
 		},

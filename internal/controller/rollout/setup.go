@@ -47,7 +47,7 @@ func (r *Reconciler) servedRouteKinds(mgr ctrl.Manager) ([]schema.GroupVersionKi
 	for _, k := range kinds {
 		m, err := mgr.GetRESTMapper().RESTMapping(k.GroupKind)
 		if err != nil {
-			mgr.GetLogger().Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", k.GroupKind.String())
+			mgr.GetLogger().Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", k.String())
 			continue
 		}
 		out = append(out, m.GroupVersionKind)

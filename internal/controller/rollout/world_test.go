@@ -15,7 +15,6 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/controller/controllertest"
-	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 )
 
 // finishRuns plays the AnalysisRun and Experiment controllers: a step run
@@ -30,7 +29,7 @@ func finishRuns(t *testing.T, env *controllertest.Env) {
 	for i := range runs.Items {
 		ar := &runs.Items[i]
 		want := rampv1.AnalysisPhaseSuccessful
-		if ar.Labels[rollout.RunTypeLabel] == "Background" && !ar.Spec.Terminate {
+		if ar.Labels[rampv1.RolloutTypeLabel] == "Background" && !ar.Spec.Terminate {
 			want = rampv1.AnalysisPhaseRunning
 		}
 		if ar.Status.Phase != want {
@@ -116,7 +115,7 @@ func state(t *testing.T, env *controllertest.Env) string {
 	s := ro.Status
 	lines = append(lines, fmt.Sprintf("Rollout phase=%s %q stable=%s current=%s step=%v replicas=%d/%d/%d abort=%v restarted=%v finalizers=%v revision=%s",
 		s.Phase, s.Message, s.StableRS, s.CurrentPodHash, deref(s.CurrentStepIndex), s.Replicas, s.AvailableReplicas, s.UpdatedReplicas,
-		s.Abort, s.RestartedAt != nil, ro.Finalizers, ro.Annotations[rollout.RevisionAnnotation]))
+		s.Abort, s.RestartedAt != nil, ro.Finalizers, ro.Annotations[rampv1.RevisionAnnotation]))
 	b.WriteString(strings.Join(lines, "\n"))
 	return b.String()
 }

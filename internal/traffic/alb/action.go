@@ -12,11 +12,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
 
-// ManagedActionsAnnotation maps, as a JSON object, each Rollout to the
-// annotations of the Ingress it manages ({"<rollout>":["<key>",...]}): the
-// marker Argo Rollouts keeps, so either controller can take over.
-const ManagedActionsAnnotation = "rollouts.argoproj.io/managed-alb-annotations"
-
 // useAnnotation is the backend port name that makes the AWS Load Balancer
 // Controller take the route's action from the actions annotation.
 const useAnnotation = "use-annotation"
@@ -114,7 +109,7 @@ func (a action) check(u *unstructured.Unstructured) error {
 			}
 		}
 	}
-	return fmt.Errorf("Ingress %s/%s has no rule with backend service %s and port name %s", u.GetNamespace(), u.GetName(), a.name, useAnnotation)
+	return fmt.Errorf("ingress %s/%s has no rule with backend service %s and port name %s", u.GetNamespace(), u.GetName(), a.name, useAnnotation)
 }
 
 // usesAnnotation says whether the backend at path in obj is Service svc with

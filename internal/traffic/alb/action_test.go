@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -88,11 +88,11 @@ metadata: {name: web, namespace: shop}
 spec:
   rules:
   - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web-stable, port: {number: 80}}}}]}`,
-			err: "Ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
+			err: "ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
 		{name: "other service", root: "web", ingress: ingressYAML,
-			err: "Ingress shop/web has no rule with backend service web and port name use-annotation"},
+			err: "ingress shop/web has no rule with backend service web and port name use-annotation"},
 		{name: "no rules", ingress: `metadata: {name: web, namespace: shop}`,
-			err: "Ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
+			err: "ingress shop/web has no rule with backend service web-stable and port name use-annotation"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,30 +123,30 @@ func TestApply(t *testing.T) {
 	}{{
 		name: "no annotations yet",
 		ann:  nil,
-		out:  map[string]string{key: val, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
+		out:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "other annotations kept",
 		ann:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: `{"Type":"forward"}`},
-		out:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: val, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
+		out:  map[string]string{"alb.ingress.kubernetes.io/scheme": "internal", key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "same JSON in another key order is left as it is",
-		ann:  map[string]string{key: reordered, ManagedActionsAnnotation: `{"web":["` + key + `"]}`},
+		ann:  map[string]string{key: reordered, rampv1.ManagedALBAnnotationsAnnotation: `{"web":["` + key + `"]}`},
 	}, {
 		name: "other Rollouts' entries kept",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}`},
+		ann:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"]}`},
 		out: map[string]string{key: val,
-			ManagedActionsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"],"web":["` + key + `"]}`},
+			rampv1.ManagedALBAnnotationsAnnotation: `{"api":["alb.ingress.kubernetes.io/actions.api-stable"],"web":["` + key + `"]}`},
 	}, {
 		name: "own entry among others, spaced: unchanged",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"api": ["alb.ingress.kubernetes.io/actions.api-stable"], "web": ["` + key + `"]}`},
+		ann:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"api": ["alb.ingress.kubernetes.io/actions.api-stable"], "web": ["` + key + `"]}`},
 	}, {
 		name: "the Rollout's other managed annotations are kept (as upstream)",
-		ann:  map[string]string{key: val, ManagedActionsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable"]}`},
+		ann:  map[string]string{key: val, rampv1.ManagedALBAnnotationsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable"]}`},
 		out: map[string]string{key: val,
-			ManagedActionsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable","` + key + `"]}`},
+			rampv1.ManagedALBAnnotationsAnnotation: `{"myweb":["x"],"web":["alb.ingress.kubernetes.io/conditions.web-stable","` + key + `"]}`},
 	}, {
 		name: "action of another Rollout",
-		ann:  map[string]string{ManagedActionsAnnotation: `{"other":["` + key + `"]}`},
+		ann:  map[string]string{rampv1.ManagedALBAnnotationsAnnotation: `{"other":["` + key + `"]}`},
 		err:  key + " is managed by Rollout other",
 	}}
 	for _, tt := range tests {
@@ -165,16 +165,16 @@ func TestApply(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.out == nil {
-				if !equality.Semantic.DeepEqual(u.Object, before.Object) {
+				if !apiequality.Semantic.DeepEqual(u.Object, before.Object) {
 					t.Errorf("changed: %v", u.GetAnnotations())
 				}
 				return
 			}
-			if !equality.Semantic.DeepEqual(u.GetAnnotations(), tt.out) {
+			if !apiequality.Semantic.DeepEqual(u.GetAnnotations(), tt.out) {
 				t.Errorf("annotations =\n%v\nwant\n%v", u.GetAnnotations(), tt.out)
 			}
 			before.SetAnnotations(u.GetAnnotations())
-			if !equality.Semantic.DeepEqual(u.Object, before.Object) {
+			if !apiequality.Semantic.DeepEqual(u.Object, before.Object) {
 				t.Errorf("changed more than annotations")
 			}
 		})

@@ -43,10 +43,6 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, ingresses(a))
 }
 
-// reasonPatchingALBIngress is upstream's Event reason for every write to an
-// Ingress (traffic.Report).
-const reasonPatchingALBIngress = "PatchingALBIngress"
-
 // Sync makes every Ingress carry want: the forward action's weights and the
 // managed header routes in force, with one write per Ingress that differs.
 // Problems retrying cannot fix (the configuration, a missing Ingress or one
@@ -132,7 +128,7 @@ func checkRoute(want traffic.Route) error {
 // weight, a header route and the removal of managed routes, joined when one
 // write does more than one.
 func wrote(name string, want traffic.Route, ch changes) traffic.Write {
-	msg := fmt.Sprintf("Updating Ingress `%s` to desiredWeight '%d'", name, want.Canary)
+	msg := fmt.Sprintf(rampv1.RolloutMessageIngressWeight, name, want.Canary)
 	if ch.headers {
 		var routes []string
 		for _, h := range want.Headers {
@@ -148,5 +144,5 @@ func wrote(name string, want traffic.Route, ch changes) traffic.Write {
 			msg = fmt.Sprintf("Updating Ingress `%s` %s", name, part)
 		}
 	}
-	return traffic.Wrote(reasonPatchingALBIngress, "%s", msg)
+	return traffic.Wrote(rampv1.RolloutReasonPatchingALBIngress, "%s", msg)
 }

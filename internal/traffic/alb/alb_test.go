@@ -134,7 +134,7 @@ func TestSync(t *testing.T) {
 	ann := u.GetAnnotations()
 	if !sameJSON(ann["alb.ingress.kubernetes.io/actions.web-stable"],
 		`{"Type":"forward","ForwardConfig":{"TargetGroups":[{"ServiceName":"web-canary","ServicePort":"80","Weight":20},{"ServiceName":"web-stable","ServicePort":"80","Weight":80}]}}`) ||
-		ann[ManagedActionsAnnotation] != `{"web":["alb.ingress.kubernetes.io/actions.web-stable"]}` ||
+		ann[rampv1.ManagedALBAnnotationsAnnotation] != `{"web":["alb.ingress.kubernetes.io/actions.web-stable"]}` ||
 		ann["alb.ingress.kubernetes.io/scheme"] != "internet-facing" {
 		t.Errorf("annotations after Sync: %v", ann)
 	}
@@ -162,7 +162,7 @@ func TestSyncErrors(t *testing.T) {
 
 	r := New(newClient(t, &writes, obj(t, ingressYAML)))
 	_, err = r.Sync(ctx, rollout(func(a *rampv1.ALBTrafficRouting) { a.RootService = "web" }), traffic.Route{Max: 100})
-	if err == nil || err.Error() != "Ingress shop/web has no rule with backend service web and port name use-annotation" || !traffic.IsConfigError(err) {
+	if err == nil || err.Error() != "ingress shop/web has no rule with backend service web and port name use-annotation" || !traffic.IsConfigError(err) {
 		t.Errorf("Sync without a use-annotation rule: %v", err)
 	}
 	if _, err := r.Sync(ctx, rollout(), traffic.Route{Max: 100, Mirrors: []rampv1.SetMirrorRoute{{Name: "m"}}}); !traffic.IsConfigError(err) {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -26,7 +26,7 @@ func (a action) apply(u *unstructured.Unstructured, want traffic.Route) (changes
 	if ann == nil {
 		ann = map[string]string{}
 	}
-	m, err := parseMarker(ann[ManagedActionsAnnotation])
+	m, err := parseMarker(ann[rampv1.ManagedALBAnnotationsAnnotation])
 	if err != nil {
 		return ch, err
 	}
@@ -45,7 +45,7 @@ func (a action) apply(u *unstructured.Unstructured, want traffic.Route) (changes
 		return ch, err
 	}
 	ch.headers = editPaths(u, add, drop, a.routes) || changed
-	if ann[ManagedActionsAnnotation], err = m.encode(); err != nil {
+	if ann[rampv1.ManagedALBAnnotationsAnnotation], err = m.encode(); err != nil {
 		return ch, err
 	}
 	if !maps.Equal(ann, u.GetAnnotations()) {
@@ -136,7 +136,7 @@ func editPaths(u *unstructured.Unstructured, add, drop, routes []string) bool {
 			paths = append([]any{routePath(name)}, paths...)
 		}
 		sort.SliceStable(paths, func(i, j int) bool { return rank(paths[i]) < rank(paths[j]) })
-		if len(old) == 0 && len(paths) == 0 || equality.Semantic.DeepEqual(old, paths) {
+		if len(old) == 0 && len(paths) == 0 || apiequality.Semantic.DeepEqual(old, paths) {
 			continue
 		}
 		http["paths"], changed = paths, true

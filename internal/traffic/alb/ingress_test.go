@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -79,11 +79,11 @@ func routed(mut ...func(*rampv1.ALBTrafficRouting)) *rampv1.Rollout {
 }
 
 func TestApplyHeaderRoutes(t *testing.T) {
-	atWeight := map[string]string{weightKey: weight20, ManagedActionsAnnotation: marks(weightKey)}
-	h1On := map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, ManagedActionsAnnotation: marks(weightKey, act1, cond1)}
-	h2On := map[string]string{weightKey: weight20, act2: toCanary, cond2: xIs2, ManagedActionsAnnotation: marks(weightKey, act2, cond2)}
+	atWeight := map[string]string{weightKey: weight20, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey)}
+	h1On := map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey, act1, cond1)}
+	h2On := map[string]string{weightKey: weight20, act2: toCanary, cond2: xIs2, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey, act2, cond2)}
 	both := map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, act2: toCanary, cond2: xIs2,
-		ManagedActionsAnnotation: marks(weightKey, act1, cond1, act2, cond2)}
+		rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey, act1, cond1, act2, cond2)}
 	tests := []struct {
 		name      string
 		ann       map[string]string
@@ -113,7 +113,7 @@ func TestApplyHeaderRoutes(t *testing.T) {
 		rules:   []string{paths(routePathYAML("h1"), stablePath)},
 		headers: []rampv1.SetHeaderRoute{exact("h1", "x", "2")},
 		wantAnn: map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs2,
-			ManagedActionsAnnotation: marks(weightKey, act1, cond1)},
+			rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey, act1, cond1)},
 		wantRules: []string{paths(routePathYAML("h1"), stablePath)},
 		ch:        changes{headers: true},
 	}, {
@@ -134,7 +134,7 @@ func TestApplyHeaderRoutes(t *testing.T) {
 		ann:       h2On,
 		rules:     []string{paths(routePathYAML("h2"), stablePath)},
 		headers:   []rampv1.SetHeaderRoute{exact("h1", "x", "1"), exact("h2", "x", "2")},
-		wantAnn:   map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, act2: toCanary, cond2: xIs2, ManagedActionsAnnotation: marks(weightKey, act2, cond2, act1, cond1)},
+		wantAnn:   map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, act2: toCanary, cond2: xIs2, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey, act2, cond2, act1, cond1)},
 		wantRules: []string{paths(routePathYAML("h1"), routePathYAML("h2"), stablePath)},
 		ch:        changes{headers: true},
 	}, {
@@ -165,14 +165,14 @@ func TestApplyHeaderRoutes(t *testing.T) {
 		name:      "removal at the end with the weight back to stable: one write",
 		ann:       both,
 		rules:     []string{paths(routePathYAML("h1"), routePathYAML("h2"), stablePath)},
-		wantAnn:   map[string]string{weightKey: weight0, ManagedActionsAnnotation: marks(weightKey)},
+		wantAnn:   map[string]string{weightKey: weight0, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey)},
 		wantRules: []string{paths(stablePath)},
 		ch:        changes{weight: true, headers: true},
 	}, {
 		name:      "another Rollout's route of the same name is left alone",
-		ann:       map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, ManagedActionsAnnotation: `{"api":["` + act1 + `","` + cond1 + `"],"web":["` + weightKey + `"]}`},
+		ann:       map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, rampv1.ManagedALBAnnotationsAnnotation: `{"api":["` + act1 + `","` + cond1 + `"],"web":["` + weightKey + `"]}`},
 		rules:     []string{paths(routePathYAML("h1"), stablePath)},
-		wantAnn:   map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, ManagedActionsAnnotation: `{"api":["` + act1 + `","` + cond1 + `"],"web":["` + weightKey + `"]}`},
+		wantAnn:   map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, rampv1.ManagedALBAnnotationsAnnotation: `{"api":["` + act1 + `","` + cond1 + `"],"web":["` + weightKey + `"]}`},
 		wantRules: []string{paths(routePathYAML("h1"), stablePath)},
 	}}
 	for _, tt := range tests {
@@ -193,7 +193,7 @@ func TestApplyHeaderRoutes(t *testing.T) {
 			if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) {
 				t.Errorf("annotations:\n%v\nwant\n%v", u.GetAnnotations(), want.GetAnnotations())
 			}
-			if !equality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
+			if !apiequality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
 				got, _ := json.Marshal(u.Object["spec"])
 				exp, _ := json.Marshal(want.Object["spec"])
 				t.Errorf("spec:\n%s\nwant\n%s", got, exp)
@@ -206,7 +206,7 @@ func TestApplyHeaderRoutes(t *testing.T) {
 }
 
 func TestApplyHeaderRouteErrors(t *testing.T) {
-	u := ingressWith(t, map[string]string{ManagedActionsAnnotation: `{"api":["` + cond1 + `"]}`}, paths(stablePath))
+	u := ingressWith(t, map[string]string{rampv1.ManagedALBAnnotationsAnnotation: `{"api":["` + cond1 + `"]}`}, paths(stablePath))
 	_, err := newAction(routed()).apply(u, traffic.Route{Canary: 20, Max: 100, Headers: []rampv1.SetHeaderRoute{exact("h1", "x", "1")}})
 	if err == nil || !strings.Contains(err.Error(), cond1+" is managed by Rollout api") {
 		t.Errorf("claiming another Rollout's route: %v", err)
@@ -312,7 +312,7 @@ func TestSyncHeaderRouteIngresses(t *testing.T) {
 	} {
 		u := read(name)
 		want := ingressWith(t, h1On(), rules...)
-		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !equality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
+		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !apiequality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
 			t.Errorf("%s with the header route: %v %v", name, u.GetAnnotations(), u.Object["spec"])
 		}
 	}
@@ -323,13 +323,13 @@ func TestSyncHeaderRouteIngresses(t *testing.T) {
 		"web-2": {paths(stablePath), paths(otherPath, stablePath)},
 	} {
 		u := read(name)
-		want := ingressWith(t, map[string]string{weightKey: weight20, ManagedActionsAnnotation: marks(weightKey)}, rules...)
-		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !equality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
+		want := ingressWith(t, map[string]string{weightKey: weight20, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey)}, rules...)
+		if !reflect.DeepEqual(u.GetAnnotations(), want.GetAnnotations()) || !apiequality.Semantic.DeepEqual(u.Object["spec"], want.Object["spec"]) {
 			t.Errorf("%s after removal: %v %v", name, u.GetAnnotations(), u.Object["spec"])
 		}
 	}
 }
 
 func h1On() map[string]string {
-	return map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, ManagedActionsAnnotation: marks(weightKey, act1, cond1)}
+	return map[string]string{weightKey: weight20, act1: toCanary, cond1: xIs1, rampv1.ManagedALBAnnotationsAnnotation: marks(weightKey, act1, cond1)}
 }

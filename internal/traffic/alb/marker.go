@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // marker is the managed-annotations marker of one Ingress
-// (ManagedActionsAnnotation), parsed: for each Rollout, the annotations it
-// manages, in the order they were first written. Only the entry of the
+// (rampv1.ManagedALBAnnotationsAnnotation), parsed: for each Rollout, the
+// annotations it manages, in the order they were first written. Only the entry of the
 // Rollout being synced changes; the others are read to refuse a key that
 // belongs to another Rollout.
 type marker struct {
@@ -21,7 +23,7 @@ func parseMarker(raw string) (*marker, error) {
 	m := &marker{raw: raw, entries: map[string][]string{}}
 	if raw != "" {
 		if err := json.Unmarshal([]byte(raw), &m.entries); err != nil {
-			return nil, fmt.Errorf("annotation %s: %w", ManagedActionsAnnotation, err)
+			return nil, fmt.Errorf("annotation %s: %w", rampv1.ManagedALBAnnotationsAnnotation, err)
 		}
 	}
 	return m, nil
@@ -43,7 +45,7 @@ func (m *marker) owner(rollout, key string) string {
 // two Rollouts would overwrite each other's routes.
 func (m *marker) claim(rollout, key string) error {
 	if other := m.owner(rollout, key); other != "" {
-		return fmt.Errorf("%s is managed by Rollout %s (annotation %s; remove its entry if that Rollout is gone)", key, other, ManagedActionsAnnotation)
+		return fmt.Errorf("%s is managed by Rollout %s (annotation %s; remove its entry if that Rollout is gone)", key, other, rampv1.ManagedALBAnnotationsAnnotation)
 	}
 	if !slices.Contains(m.entries[rollout], key) {
 		m.entries[rollout] = append(m.entries[rollout], key)

@@ -3,7 +3,7 @@ package istio
 import (
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
@@ -39,7 +39,7 @@ func value(t *testing.T, doc string) any {
 // assertValue fails unless got equals the YAML value want.
 func assertValue(t *testing.T, got any, want string) {
 	t.Helper()
-	if w := value(t, want); !equality.Semantic.DeepEqual(got, w) {
+	if w := value(t, want); !apiequality.Semantic.DeepEqual(got, w) {
 		g, _ := yaml.Marshal(got)
 		e, _ := yaml.Marshal(w)
 		t.Errorf("got:\n%s\nwant:\n%s", g, e)

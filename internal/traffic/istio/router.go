@@ -19,12 +19,6 @@ var (
 	DestinationRuleGVK = schema.GroupVersionKind{Group: "networking.istio.io", Version: "v1", Kind: "DestinationRule"}
 )
 
-// Upstream's Event reasons for the router's writes (traffic.Report).
-const (
-	reasonUpdatedVirtualService  = "Updated VirtualService"
-	reasonUpdatedDestinationRule = "UpdatedDestinationRule"
-)
-
 // Router is the Istio traffic router (trafficRouting.istio).
 type Router struct{ c client.Client }
 
@@ -66,7 +60,7 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 	inForce := true
 	if dr := cfg.DestinationRule; dr != nil {
 		ref := traffic.Ref{GVK: DestinationRuleGVK, Namespace: ro.Namespace, Name: dr.Name}
-		note := traffic.Wrote(reasonUpdatedDestinationRule, "DestinationRule %s subset updated (%s: %s, %s: %s)",
+		note := traffic.Wrote(rampv1.RolloutReasonUpdatedDestinationRule, rampv1.RolloutMessageDestinationRuleUpdated,
 			dr.Name, dr.CanarySubsetName, want.CanaryHash, dr.StableSubsetName, want.StableHash)
 		ok, err := objects.Sync(ctx, r.c, ref, subsetLabels(ro.Name, *dr, want), note)
 		if err != nil {
@@ -78,7 +72,7 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 	for _, vs := range virtualServices(cfg) {
 		p := &vsPatch{sel: vs, dests: d, managed: managed, want: want}
 		ref := traffic.Ref{GVK: VirtualServiceGVK, Namespace: ro.Namespace, Name: vs.Name}
-		note := traffic.Wrote(reasonUpdatedVirtualService, "VirtualService `%s` set to desiredWeight '%d'", vs.Name, want.Canary)
+		note := traffic.Wrote(rampv1.RolloutReasonUpdatedVirtualService, rampv1.RolloutMessageVirtualServiceWeight, vs.Name, want.Canary)
 		ok, err := objects.Sync(ctx, r.c, ref, p.apply, note)
 		if err != nil {
 			return false, err

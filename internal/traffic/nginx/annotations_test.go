@@ -3,7 +3,7 @@ package nginx
 import (
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
@@ -84,7 +84,7 @@ spec: {}`
 			}
 			_, n := config(ro)
 			got := annotations(n, obj(t, tt.stable), tt.want)
-			if !equality.Semantic.DeepEqual(got, tt.ann) {
+			if !apiequality.Semantic.DeepEqual(got, tt.ann) {
 				t.Errorf("annotations =\n%v\nwant\n%v", got, tt.ann)
 			}
 		})
@@ -108,7 +108,7 @@ func TestMergeAnnotations(t *testing.T) {
 		"example.com/owner": "team-shop",
 		"kubectl.kubernetes.io/last-applied-configuration": "{}",
 	}
-	if !equality.Semantic.DeepEqual(got, exp) {
+	if !apiequality.Semantic.DeepEqual(got, exp) {
 		t.Errorf("merged =\n%v\nwant\n%v", got, exp)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -90,7 +90,7 @@ func canarySpec(stable *unstructured.Unstructured, from, to string) (map[string]
 		out["rules"] = rules
 	}
 	if rules == nil && out["defaultBackend"] == nil {
-		return nil, fmt.Errorf("Ingress %s/%s routes nothing to Service %s", stable.GetNamespace(), stable.GetName(), from)
+		return nil, fmt.Errorf("ingress %s/%s routes nothing to Service %s", stable.GetNamespace(), stable.GetName(), from)
 	}
 	return out, nil
 }
@@ -130,7 +130,7 @@ func apply(u, desired *unstructured.Unstructured, owned func(string) bool) {
 	refs := u.GetOwnerReferences()
 	for i, ref := range refs {
 		if ref.UID == want.UID {
-			if !equality.Semantic.DeepEqual(ref, want) {
+			if !apiequality.Semantic.DeepEqual(ref, want) {
 				refs[i] = want
 				u.SetOwnerReferences(refs)
 			}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -109,7 +109,7 @@ spec:
       paths:
       - {path: /, pathType: Prefix, backend: {service: {name: admin, port: {number: 80}}}}
 `,
-		err: "Ingress shop/other routes nothing to Service web-stable",
+		err: "ingress shop/other routes nothing to Service web-stable",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,10 +126,10 @@ spec:
 				t.Fatal(err)
 			}
 			want := obj(t, tt.want).Object["spec"]
-			if !equality.Semantic.DeepEqual(got, want) {
+			if !apiequality.Semantic.DeepEqual(got, want) {
 				t.Errorf("spec =\n%v\nwant\n%v", got, want)
 			}
-			if !equality.Semantic.DeepEqual(stable, before) {
+			if !apiequality.Semantic.DeepEqual(stable, before) {
 				t.Errorf("the stable Ingress was changed")
 			}
 		})
@@ -151,7 +151,7 @@ func TestCanaryIngress(t *testing.T) {
 	refs := got.GetOwnerReferences()
 	tr := true
 	want := metav1.OwnerReference{APIVersion: "argoproj.io/v1alpha1", Kind: "Rollout", Name: "web", UID: "ro-uid", Controller: &tr, BlockOwnerDeletion: &tr}
-	if len(refs) != 1 || !equality.Semantic.DeepEqual(refs[0], want) {
+	if len(refs) != 1 || !apiequality.Semantic.DeepEqual(refs[0], want) {
 		t.Errorf("ownerReferences = %+v", refs)
 	}
 	if !controlledBy(got, ro) {
@@ -199,24 +199,24 @@ func TestApply(t *testing.T) {
 		"kubernetes.io/ingress.class":               "nginx",
 		"example.com/owner":                         "team-shop",
 	}
-	if !equality.Semantic.DeepEqual(cur.GetAnnotations(), wantAnn) {
+	if !apiequality.Semantic.DeepEqual(cur.GetAnnotations(), wantAnn) {
 		t.Errorf("annotations = %v, want %v", cur.GetAnnotations(), wantAnn)
 	}
-	if !equality.Semantic.DeepEqual(cur.Object["spec"], desired.Object["spec"]) {
+	if !apiequality.Semantic.DeepEqual(cur.Object["spec"], desired.Object["spec"]) {
 		t.Errorf("spec not restored")
 	}
 	if cur.GetLabels()["team"] != "shop" || cur.GetResourceVersion() != "7" {
 		t.Errorf("metadata beyond annotations and owners changed: %v", cur.Object["metadata"])
 	}
 	refs := cur.GetOwnerReferences()
-	if len(refs) != 2 || refs[0] != gc || !equality.Semantic.DeepEqual(refs[1], desired.GetOwnerReferences()[0]) {
+	if len(refs) != 2 || refs[0] != gc || !apiequality.Semantic.DeepEqual(refs[1], desired.GetOwnerReferences()[0]) {
 		t.Errorf("ownerReferences = %+v", refs)
 	}
 
 	// Applying again changes nothing.
 	again := cur.DeepCopy()
 	apply(again, desired, own)
-	if !equality.Semantic.DeepEqual(again.Object, cur.Object) {
+	if !apiequality.Semantic.DeepEqual(again.Object, cur.Object) {
 		t.Errorf("apply is not idempotent")
 	}
 }

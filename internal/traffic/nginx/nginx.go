@@ -47,12 +47,6 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return traffic.RefsOf(objects.IngressGVK, ro.Namespace, stableIngresses(n))
 }
 
-// Upstream's Event reasons for the router's writes (traffic.Report).
-const (
-	reasonCreatingCanaryIngress = "CreatingCanaryIngress"
-	reasonPatchingCanaryIngress = "PatchingCanaryIngress"
-)
-
 // Sync makes the canary Ingress of every stable Ingress carry want. A canary
 // Ingress it has to create is not in force yet. Problems retrying cannot fix
 // (the configuration, a stable Ingress that is missing or routes nothing to
@@ -98,7 +92,7 @@ func (r *Router) syncOne(ctx context.Context, ro *rampv1.Rollout, ref traffic.Re
 		return false, traffic.Misconfigured("Ingress %s/%s exists and is not controlled by Rollout %s", cur.GetNamespace(), cur.GetName(), ro.Name)
 	}
 	_, n := config(ro)
-	note := traffic.Wrote(reasonPatchingCanaryIngress, "Updating Ingress `%s` to desiredWeight '%d'", cur.GetName(), want.Canary)
+	note := traffic.Wrote(rampv1.RolloutReasonPatchingCanaryIngress, rampv1.RolloutMessageIngressWeight, cur.GetName(), want.Canary)
 	return objects.Update(ctx, r.c, cur, func(u *unstructured.Unstructured) error {
 		apply(u, desired, func(key string) bool { return owned(n, key) })
 		return nil
@@ -110,7 +104,7 @@ func (r *Router) syncOne(ctx context.Context, ro *rampv1.Rollout, ref traffic.Re
 // created (cur is nil).
 func (r *Router) ensure(ctx context.Context, ro *rampv1.Rollout, desired *unstructured.Unstructured, weight int32) (cur *unstructured.Unstructured, created bool, err error) {
 	if ro.DeletionTimestamp == nil {
-		note := traffic.Wrote(reasonCreatingCanaryIngress, "Creating canary ingress `%s` with weight `%d`", desired.GetName(), weight)
+		note := traffic.Wrote(rampv1.RolloutReasonCreatingCanaryIngress, rampv1.RolloutMessageCanaryIngressCreated, desired.GetName(), weight)
 		return objects.Ensure(ctx, r.c, desired.DeepCopy(), note)
 	}
 	cur = &unstructured.Unstructured{}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"k8s.io/apimachinery/pkg/api/equality"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -57,7 +57,7 @@ func Update(ctx context.Context, c client.Client, cur *unstructured.Unstructured
 	if err := mutate(want); err != nil {
 		return false, traffic.Misconfigured("%s %s/%s: %w", cur.GetKind(), cur.GetNamespace(), cur.GetName(), err)
 	}
-	if equality.Semantic.DeepEqual(cur.Object, want.Object) {
+	if apiequality.Semantic.DeepEqual(cur.Object, want.Object) {
 		return true, nil
 	}
 	if err := c.Update(ctx, want, client.FieldOwner(FieldOwner)); err != nil {

@@ -66,10 +66,6 @@ func (r *Router) Refs(ro *rampv1.Rollout) []traffic.Ref {
 	return []traffic.Ref{{GVK: splitGK.WithVersion("v1alpha4"), Namespace: ro.Namespace, Name: splitName(ro)}}
 }
 
-// reasonTrafficSplitCreated is upstream's Event reason for a created
-// TrafficSplit (traffic.Report); upstream records none for a patch.
-const reasonTrafficSplitCreated = "TrafficSplitCreated"
-
 // Sync creates the Rollout's TrafficSplit carrying want (not yet in force:
 // the mesh has still to read it) or, when it exists and the Rollout controls
 // it, sets its service and backends. A cluster without the TrafficSplit CRD
@@ -88,7 +84,7 @@ func (r *Router) Sync(ctx context.Context, ro *rampv1.Rollout, want traffic.Rout
 		ref := traffic.Ref{GVK: obj.GroupVersionKind(), Namespace: obj.GetNamespace(), Name: obj.GetName()}
 		return objects.Sync(ctx, r.c, ref, func(u *unstructured.Unstructured) error { return t.set(u) }, traffic.Write{})
 	}
-	cur, created, err := objects.Ensure(ctx, r.c, obj, traffic.Wrote(reasonTrafficSplitCreated, "TrafficSplit `%s` created", obj.GetName()))
+	cur, created, err := objects.Ensure(ctx, r.c, obj, traffic.Wrote(rampv1.RolloutReasonTrafficSplitCreated, rampv1.RolloutMessageTrafficSplitCreated, obj.GetName()))
 	if err != nil || created {
 		return false, err
 	}

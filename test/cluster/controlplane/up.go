@@ -45,7 +45,7 @@ func Up(ctx context.Context, c Config, out io.Writer) error {
 		if err := portsFree(comp.ports); err != nil {
 			return fmt.Errorf("cannot start %s: %w (another control plane on these ports? use another --port-base)", comp.name, err)
 		}
-		fmt.Fprintf(out, "starting %s\n", comp.name)
+		progress(out, "starting %s\n", comp.name)
 		if err := procs.StartCmd(comp.name, cmd); err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func Up(ctx context.Context, c Config, out io.Writer) error {
 	if err := c.ensureObjects(ctx, cs); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "local control plane ready in %s (kubeconfig: %s)\n", time.Since(start).Round(100*time.Millisecond), c.Kubeconfig())
+	progress(out, "local control plane ready in %s (kubeconfig: %s)\n", time.Since(start).Round(100*time.Millisecond), c.Kubeconfig())
 	return nil
 }
 
@@ -75,13 +75,13 @@ func Down(c Config, out io.Writer) error {
 	// Extra processes (e.g. the controller) go first.
 	for _, n := range procs.Names() {
 		if !known[n] {
-			fmt.Fprintf(out, "stopping %s\n", n)
+			progress(out, "stopping %s\n", n)
 			_ = procs.Stop(n, 10*time.Second)
 		}
 	}
 	for i := len(comps) - 1; i >= 0; i-- {
 		if procs.Running(comps[i].name) {
-			fmt.Fprintf(out, "stopping %s\n", comps[i].name)
+			progress(out, "stopping %s\n", comps[i].name)
 		}
 		if err := procs.Stop(comps[i].name, 10*time.Second); err != nil {
 			return err
@@ -128,7 +128,7 @@ func (c Config) waitHealthy(ctx context.Context, name string, running func() boo
 		if err != nil {
 			return false, nil
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close() // only the status is read
 		return resp.StatusCode == http.StatusOK, nil
 	})
 }
@@ -155,7 +155,7 @@ func WaitHTTP(ctx context.Context, url string, timeout time.Duration) error {
 		if err != nil {
 			return false, nil
 		}
-		resp.Body.Close()
+		_ = resp.Body.Close() // only the status is read
 		return resp.StatusCode == http.StatusOK, nil
 	})
 	if err != nil {
@@ -171,7 +171,9 @@ func portsFree(ports []int) error {
 		if err != nil {
 			return fmt.Errorf("port %d is in use", p)
 		}
-		l.Close()
+		if err := l.Close(); err != nil {
+			return fmt.Errorf("port %d: %w", p, err)
+		}
 	}
 	return nil
 }
@@ -193,4 +195,10 @@ func poll(ctx context.Context, timeout time.Duration, cond func() (bool, error))
 		case <-t.C:
 		}
 	}
+}
+
+// progress writes one line of progress to out. A failed write (a closed
+// terminal) must not stop or half-start the control plane, so it is ignored.
+func progress(out io.Writer, format string, args ...any) {
+	_, _ = fmt.Fprintf(out, format, args...)
 }

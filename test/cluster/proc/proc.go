@@ -91,7 +91,7 @@ func (d Dir) StartCmd(name string, c Cmd) error {
 	if err != nil {
 		return err
 	}
-	defer logf.Close()
+	defer func() { _ = logf.Close() }() // the child has its own descriptor
 	cmd := exec.Command(abs, c.Args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -111,7 +111,7 @@ func (d Dir) Stop(name string, grace time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(d.pidFile(name))
+	defer func() { _ = os.Remove(d.pidFile(name)) }() // a stale pid file is harmless: alive checks the pid still runs that binary
 	if !alive(pid, bin) {
 		return nil
 	}
@@ -161,7 +161,7 @@ func (c Cmd) sum() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("input file: %w", err)
 		}
-		fmt.Fprintf(h, "\x00\x00%s\x00%d\x00", f, len(b))
+		_, _ = fmt.Fprintf(h, "\x00\x00%s\x00%d\x00", f, len(b)) // a hash.Hash never returns a write error
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil

@@ -20,17 +20,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
-const (
-	// RunLabel marks the Jobs of AnalysisRuns (value: the run's name); the
-	// controller's Job cache holds only Jobs with this label.
-	RunLabel = "analysisrun.argoproj.io/name"
-	// MetricLabel is the metric a Job measures.
-	MetricLabel = "analysisrun.argoproj.io/metric-name"
-
-	nameKey      = "job-name"
-	namespaceKey = "job-namespace"
-)
-
 // Provider runs Jobs. Reader should be the informer cache (the controller
 // watches Jobs it owns, so a finished Job wakes the run); Live is used only
 // when the cache has not seen a Job that was just created.
@@ -52,18 +41,18 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	if req.InFlight == nil {
 		return p.start(ctx, req)
 	}
-	key := client.ObjectKey{Namespace: req.InFlight.Metadata[namespaceKey], Name: req.InFlight.Metadata[nameKey]}
+	key := client.ObjectKey{Namespace: req.InFlight.Metadata[rampv1.JobNamespaceMetadataKey], Name: req.InFlight.Metadata[rampv1.JobNameMetadataKey]}
 	if key.Name == "" {
-		return provider.Result{}, fmt.Errorf("in-flight measurement has no %s metadata", nameKey)
+		return provider.Result{}, fmt.Errorf("in-flight measurement has no %s metadata", rampv1.JobNameMetadataKey)
 	}
-	meta := map[string]string{nameKey: key.Name, namespaceKey: key.Namespace}
+	meta := map[string]string{rampv1.JobNameMetadataKey: key.Name, rampv1.JobNamespaceMetadataKey: key.Namespace}
 	if req.Terminate {
 		job := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
 		err := p.Client.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground))
 		if client.IgnoreNotFound(err) != nil {
 			return provider.Result{}, fmt.Errorf("delete job %s: %w", key.Name, err)
 		}
-		return provider.Result{Phase: rampv1.AnalysisPhaseSuccessful, Message: "Metric Terminated", Metadata: meta}, nil
+		return provider.Result{Phase: rampv1.AnalysisPhaseSuccessful, Message: rampv1.AnalysisMessageMetricTerminated, Metadata: meta}, nil
 	}
 	job := &batchv1.Job{}
 	err := p.Client.Get(ctx, key, job)
@@ -92,13 +81,13 @@ func (p *Provider) start(ctx context.Context, req provider.Request) (provider.Re
 	if job.Labels == nil {
 		job.Labels = map[string]string{}
 	}
-	job.Labels[RunLabel], job.Labels[MetricLabel] = run.Name, labelValue(req.Metric.Name)
+	job.Labels[rampv1.AnalysisRunNameKey], job.Labels[rampv1.AnalysisRunMetricNameKey] = run.Name, labelValue(req.Metric.Name)
 	err := p.Client.Create(ctx, job)
 	if err != nil && !apierrors.IsAlreadyExists(err) { // exists: a pass whose status write lost a race created it
 		return provider.Result{}, fmt.Errorf("create job %s: %w", job.Name, err)
 	}
 	return provider.Result{Phase: rampv1.AnalysisPhaseRunning,
-		Metadata: map[string]string{nameKey: job.Name, namespaceKey: job.Namespace}}, nil
+		Metadata: map[string]string{rampv1.JobNameMetadataKey: job.Name, rampv1.JobNamespaceMetadataKey: job.Namespace}}, nil
 }
 
 // Name is the Job of the next measurement of metric in run:

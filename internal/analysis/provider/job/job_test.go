@@ -44,7 +44,7 @@ func TestStart(t *testing.T) {
 	if err := env.API.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "uid.check.1"}, j); err != nil {
 		t.Fatal(err)
 	}
-	if !metav1.IsControlledBy(j, run) || j.Labels[job.RunLabel] != "run" || j.Labels[job.MetricLabel] != "check" || j.Labels["team"] != "a" || j.Annotations["note"] != "x" {
+	if !metav1.IsControlledBy(j, run) || j.Labels[rampv1.AnalysisRunNameKey] != "run" || j.Labels[rampv1.AnalysisRunMetricNameKey] != "check" || j.Labels["team"] != "a" || j.Annotations["note"] != "x" {
 		t.Errorf("Job metadata %+v, want owned by the run, its labels and the template's", j.ObjectMeta)
 	}
 	if res, err := p.Measure(context.Background(), provider.Request{Run: run, Metric: metric("check")}); err != nil || res.Phase != rampv1.AnalysisPhaseRunning {

@@ -21,16 +21,8 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
-const (
-	// DefaultTimeout bounds a query whose metric sets no timeout (or 0).
-	DefaultTimeout = 30 * time.Second
-	// MetadataQuery is the measurement metadata key of the query as sent
-	// (arguments substituted), named as in Argo Rollouts.
-	MetadataQuery = "ResolvedPrometheusQuery"
-	// MetadataWarnings is the measurement metadata key of the warnings
-	// Prometheus returned with a result, joined by "; ".
-	MetadataWarnings = "warnings"
-)
+// DefaultTimeout bounds a query whose metric sets no timeout (or 0).
+const DefaultTimeout = 30 * time.Second
 
 // Provider takes measurements with PromQL queries. It is safe for
 // concurrent use; create it with New.
@@ -81,8 +73,9 @@ func New(opts ...Option) *Provider {
 // for a scalar, a []float64 for a vector (one value per series, in the
 // order Prometheus returned them) or a matrix (every sample of every series,
 // series after series), a string for a string. The query is stored in the
-// measurement's metadata under MetadataQuery; warnings Prometheus returns go
-// to MetadataWarnings and the message. Native histogram samples are an error.
+// measurement's metadata under rampv1.ResolvedPrometheusQueryMetadataKey;
+// warnings Prometheus returns go to rampv1.PrometheusWarningsMetadataKey
+// (joined by "; ") and the message. Native histogram samples are an error.
 //
 // The query is bounded by the metric's timeout in seconds (DefaultTimeout
 // when unset or 0; Argo Rollouts treats 0 as an immediate timeout). The
@@ -114,7 +107,7 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	if res.Metadata == nil {
 		res.Metadata = map[string]string{}
 	}
-	res.Metadata[MetadataQuery] = m.Query
+	res.Metadata[rampv1.ResolvedPrometheusQueryMetadataKey] = m.Query
 	return res, nil
 }
 

@@ -78,7 +78,7 @@ func TestMeasureRequest(t *testing.T) {
 	if got.header.Get("X-Scope-OrgID") != "tenant-a" || got.host != "prom.example" {
 		t.Errorf("headers not sent: %v host %q", got.header, got.host)
 	}
-	if res.Metadata[MetadataQuery] != "up == 1" || res.Display != "[1]" {
+	if res.Metadata[rampv1.ResolvedPrometheusQueryMetadataKey] != "up == 1" || res.Display != "[1]" {
 		t.Errorf("result %+v", res)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
@@ -70,7 +71,7 @@ func parse(status int, body []byte) (provider.Result, error) {
 	if len(env.Warnings) > 0 {
 		w := strings.Join(env.Warnings, "; ")
 		res.Message = "prometheus warnings: " + w
-		res.Metadata = map[string]string{MetadataWarnings: w}
+		res.Metadata = map[string]string{rampv1.PrometheusWarningsMetadataKey: w}
 	}
 	return res, nil
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 func TestParse(t *testing.T) {
@@ -63,7 +65,7 @@ func TestParse(t *testing.T) {
 
 func TestParseWarnings(t *testing.T) {
 	res, err := parse(200, []byte(`{"status":"success","warnings":["a","b"],"data":{"resultType":"scalar","result":[1,"2"]}}`))
-	if err != nil || res.Message != "prometheus warnings: a; b" || res.Metadata[MetadataWarnings] != "a; b" {
+	if err != nil || res.Message != "prometheus warnings: a; b" || res.Metadata[rampv1.PrometheusWarningsMetadataKey] != "a; b" {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"k8s.io/client-go/util/jsonpath"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // jsonPath is a parsed jsonPath and its source, for error messages.
@@ -13,10 +15,11 @@ type jsonPath struct {
 	path   *jsonpath.JSONPath
 }
 
-// parsePath parses a metric's jsonPath (DefaultJSONPath when empty).
+// parsePath parses a metric's jsonPath (rampv1.DefaultWebMetricJSONPath
+// when empty).
 func parsePath(source string) (jsonPath, error) {
 	if source == "" {
-		source = DefaultJSONPath
+		source = rampv1.DefaultWebMetricJSONPath
 	}
 	path := jsonpath.New("jsonPath")
 	if err := path.Parse(source); err != nil {

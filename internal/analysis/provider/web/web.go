@@ -21,12 +21,8 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
-const (
-	// DefaultTimeout bounds a request whose metric sets no timeoutSeconds.
-	DefaultTimeout = 10 * time.Second
-	// DefaultJSONPath selects the whole response.
-	DefaultJSONPath = "{$}"
-)
+// DefaultTimeout bounds a request whose metric sets no timeoutSeconds.
+const DefaultTimeout = time.Duration(rampv1.DefaultWebMetricTimeoutSeconds) * time.Second
 
 // Provider takes measurements with HTTP requests. It is safe for concurrent
 // use; create it with New.
@@ -59,8 +55,9 @@ func New(opts ...Option) *Provider {
 }
 
 // Measure sends the metric's request once and returns what its jsonPath
-// (DefaultJSONPath when unset) finds in the JSON response, decoded as
-// encoding/json decodes into an any: a float64, bool, string, nil,
+// (rampv1.DefaultWebMetricJSONPath, the whole response, when unset) finds in
+// the JSON response, decoded as encoding/json decodes into an any: a
+// float64, bool, string, nil,
 // map[string]any or []any, so that conditions such as `result == true`,
 // `result.ok` or `asInt(result) > 3` work. A path that finds several values
 // gives them as a []any, in order, and one that finds none (a wildcard,
