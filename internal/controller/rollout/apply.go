@@ -36,6 +36,14 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 			return err
 		}
 	}
+	// Services first: the plan points a Service only at pods already
+	// available, and a ReplicaSet this pass scales down must no longer be
+	// selected when its pods go (a Service never selects no pods).
+	for _, name := range slices.Sorted(maps.Keys(out.Services)) {
+		if err := r.pointService(ctx, ro, name, out.Services[name]); err != nil {
+			return err
+		}
+	}
 	for _, name := range changedReplicaSets(out) {
 		rs := w.byName(name)
 		if rs == nil {
@@ -46,11 +54,6 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 			return err
 		}
 		r.expect.wrote(rs.UID, rv, r.Clock.Now())
-	}
-	for _, name := range slices.Sorted(maps.Keys(out.Services)) {
-		if err := r.pointService(ctx, ro, name, out.Services[name]); err != nil {
-			return err
-		}
 	}
 	if err := r.annotateRollout(ctx, ro, w); err != nil {
 		return err
