@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/ramp-rollouts/ramp/internal/builtin" // lint and the planner read the router and provider registries
 	"github.com/ramp-rollouts/ramp/internal/lint"
 )
 
