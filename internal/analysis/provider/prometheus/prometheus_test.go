@@ -134,10 +134,10 @@ func TestMeasureErrors(t *testing.T) {
 			"prometheus query failed: received non 2xx response code: 503"},
 		{"invalid json", rampv1.PrometheusMetric{Address: garbage, Query: "up", Headers: auth},
 			"prometheus query failed: invalid JSON response: invalid character"},
-		{"unreachable", rampv1.PrometheusMetric{Address: closed.URL, Query: secret, Headers: auth},
-			"prometheus query failed: POST " + closed.URL + "/api/v1/query: dial tcp"},
+		{"unreachable", rampv1.PrometheusMetric{Address: closed.URL + "/" + secret, Query: secret, Headers: auth},
+			"prometheus query failed: POST " + closed.URL + ": dial tcp"}, // scheme and host only: a path may carry an argument
 		{"timeout", rampv1.PrometheusMetric{Address: slow.URL, Query: "up", Timeout: &one, Headers: auth},
-			"prometheus query failed: POST " + slow.URL + "/api/v1/query: timed out after 1s"},
+			"prometheus query failed: POST " + slow.URL + ": timed out after 1s"},
 		{"negative timeout", rampv1.PrometheusMetric{Address: up, Query: "up", Timeout: &negative},
 			"prometheus: timeout must not be negative"},
 		{"no address", rampv1.PrometheusMetric{Query: "up"}, "prometheus: address is not set"},
