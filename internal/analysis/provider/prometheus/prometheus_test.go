@@ -13,6 +13,7 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
@@ -121,6 +122,7 @@ func TestMeasureErrors(t *testing.T) {
 	promErr, _ := serve(t, false, 400, `{"status":"error","errorType":"bad_data","error":"1:4: parse error: unexpected <EOF>"}`)
 	unavailable, _ := serve(t, false, 503, `<html>`+secret+`</html>`)
 	garbage, _ := serve(t, false, 200, `not json`)
+	huge, _ := serve(t, false, 200, strings.Repeat(" ", httpfetch.MaxResponseBytes+1))
 	one := int64(1)
 	negative := int64(-1)
 	for _, tc := range []struct {
@@ -134,6 +136,8 @@ func TestMeasureErrors(t *testing.T) {
 			"prometheus query failed: received non 2xx response code: 503"},
 		{"invalid json", rampv1.PrometheusMetric{Address: garbage, Query: "up", Headers: auth},
 			"prometheus query failed: invalid JSON response: invalid character"},
+		{"too large", rampv1.PrometheusMetric{Address: huge, Query: "up"},
+			"prometheus query failed: POST " + huge + ": response larger than the 16 MiB limit"},
 		{"unreachable", rampv1.PrometheusMetric{Address: closed.URL + "/" + secret, Query: secret, Headers: auth},
 			"prometheus query failed: POST " + closed.URL + ": dial tcp"}, // scheme and host only: a path may carry an argument
 		{"timeout", rampv1.PrometheusMetric{Address: slow.URL, Query: "up", Timeout: &one, Headers: auth},
