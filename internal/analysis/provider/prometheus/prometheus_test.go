@@ -13,8 +13,8 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
-	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
 var clock = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
