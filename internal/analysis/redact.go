@@ -98,7 +98,7 @@ func NewRedactor(secrets []string) *Redactor {
 	set := map[string]bool{}
 	for _, v := range secrets {
 		for _, f := range formsOf(v) {
-			if strings.Trim(f, "*") != "" {
+			if unmasked(f) {
 				set[f] = true
 			}
 		}
@@ -202,7 +202,7 @@ func (r *Redactor) endingAt(s string, c int) []span {
 	for _, p := range r.pieces {
 		for k := min(c, len(p.form)-1); k > max(best, p.min-1); k-- {
 			piece := s[c-k : c]
-			if strings.HasPrefix(p.form, piece) || leadingCut(s, c-k) && strings.Contains(p.form, piece) {
+			if unmasked(piece) && (strings.HasPrefix(p.form, piece) || leadingCut(s, c-k) && strings.Contains(p.form, piece)) {
 				best = k
 			}
 		}
@@ -219,7 +219,7 @@ func (r *Redactor) startingAt(s string, c int) []span {
 	for _, p := range r.pieces {
 		for k := min(len(s)-c, len(p.form)-1); k > max(best, p.min-1); k-- {
 			piece := s[c : c+k]
-			if strings.HasSuffix(p.form, piece) || trailingCut(s, c+k) && strings.Contains(p.form, piece) {
+			if unmasked(piece) && (strings.HasSuffix(p.form, piece) || trailingCut(s, c+k) && strings.Contains(p.form, piece)) {
 				best = k
 			}
 		}
@@ -229,6 +229,10 @@ func (r *Redactor) startingAt(s string, c int) []span {
 	}
 	return []span{{c, c + best}}
 }
+
+// unmasked reports whether t has a byte other than '*': only such text is
+// masked, so that every rescan masks fewer bytes and Redact ends.
+func unmasked(t string) bool { return strings.Trim(t, "*") != "" }
 
 // leadingCut reports whether text may have been cut just before s[c:]:
 // at the start, or after a quote or an ellipsis.

@@ -58,6 +58,7 @@ func TestRedactForms(t *testing.T) {
 		{"empty secret", []string{""}, "unchanged", "unchanged"},
 		{"all stars: indistinguishable from the mask", []string{"****"}, "a****b", "a****b"},
 		{"a form joining a mask", []string{"abcd", "k***"}, "-kabcd-", "-*****-"},
+		{"a starred piece next to a mask", []string{"abcd*****", "xyzw"}, `"xyzw"`, `"*****"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := NewRedactor(tc.secrets).Redact(tc.text); got != tc.want {
@@ -124,6 +125,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add("line\u2028sep\"\\", "sep", `{"v":"`, `"}`, uint8(2))
 	f.Add("user:pa55", "pa55word", "Basic ", "", uint8(8))
 	f.Add("abcd", "k***", "-k", "-", uint8(0))
+	f.Add("xyzw", "abcd*****", `"`, `"`, uint8(0))
 	f.Fuzz(func(t *testing.T, a, b, prefix, suffix string, which uint8) {
 		forms := encodings(a)
 		text := prefix + forms[int(which)%len(forms)] + suffix + b
