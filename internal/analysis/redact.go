@@ -56,8 +56,9 @@ const cutStarts = "\"…."
 // too, across secrets) and each maximal covered run of text becomes one
 // Mask, so overlapping secrets leave nothing of either, whatever their
 // order; the text is rescanned until no form remains (a form that joins
-// a Mask, as "x**" does). A secret made only of '*' is not redacted: it
-// cannot be told from the Mask.
+// a Mask, as "x**" does), at most maxPasses times, after which the whole
+// text is one Mask. A secret made only of '*' is not redacted: it cannot be
+// told from the Mask.
 type Redactor struct {
 	forms  []string    // every form, longest first, then in byte order
 	pieces []pieceForm // forms long enough to have pieces
@@ -133,14 +134,20 @@ func (r *Redactor) Redact(s string) string {
 	if r == nil || len(r.forms) == 0 {
 		return s
 	}
-	for {
+	for range maxPasses {
 		spans := r.cover(s)
 		if len(spans) == 0 {
 			return s
 		}
 		s = mask(s, spans)
 	}
+	return Mask // still a form after maxPasses (a secret with '*' chained to masks): nothing is kept
 }
+
+// maxPasses bounds the rescans of a text: each masks at least one byte
+// more, so a text built to join forms to masks one byte a pass would
+// otherwise cost a pass per byte.
+const maxPasses = 8
 
 // span is a half-open range [from, to) of text to mask.
 type span struct{ from, to int }

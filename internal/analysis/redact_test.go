@@ -58,6 +58,7 @@ func TestRedactForms(t *testing.T) {
 		{"empty secret", []string{""}, "unchanged", "unchanged"},
 		{"all stars: indistinguishable from the mask", []string{"****"}, "a****b", "a****b"},
 		{"a form joining a mask", []string{"abcd", "k***"}, "-kabcd-", "-*****-"},
+		{"a chain of forms joining masks: bounded", []string{"abcd", "k***"}, strings.Repeat("k", 100) + "abcd", "*****"},
 		{"a starred piece next to a mask", []string{"abcd*****", "xyzw"}, `"xyzw"`, `"*****"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
