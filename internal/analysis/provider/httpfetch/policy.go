@@ -29,7 +29,7 @@ var linkLocal = []netip.Prefix{
 
 // refusedAddr reports whether ip is in a refused network.
 func refusedAddr(ip netip.Addr) bool {
-	ip = ip.Unmap()
+	ip = ip.Unmap().WithZone("") // a zoned address never matches a prefix
 	for _, p := range linkLocal {
 		if p.Contains(ip) {
 			return true

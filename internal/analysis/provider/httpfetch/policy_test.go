@@ -119,6 +119,7 @@ func TestLinkLocalRefused(t *testing.T) {
 		"http://169.254.169.254/latest/meta-data/",
 		"http://[fd00:ec2::254]/latest/",
 		"http://[fe80::1]:8080/",
+		"http://[fe80::1%25eth0]:8080/",
 		"http://metadata.google.internal./computeMetadata/v1/",
 		redirector(t, "http://169.254.169.254/latest/meta-data/iam").URL,
 	} {
@@ -151,7 +152,7 @@ func TestDialRefusesLinkLocal(t *testing.T) {
 		t.Fatalf("loopback refused: %v", err)
 	}
 	_ = conn.Close()
-	for _, a := range []string{"169.254.0.1", "fe80::abcd", "fd00:ec2::254"} {
+	for _, a := range []string{"169.254.0.1", "fe80::abcd", "fe80::1%eth0", "fd00:ec2::254"} {
 		if !refusedAddr(netip.MustParseAddr(a)) {
 			t.Errorf("%s allowed", a)
 		}
