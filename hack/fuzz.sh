@@ -14,6 +14,7 @@ targets=(
   "./internal/plan FuzzBudget"                        # maxSurge / maxUnavailable: ints and percentages
   "./internal/plan FuzzCanaryStatus"                  # step / status normalisation
   "./internal/analysis FuzzEvaluateJSON"              # condition evaluation: random expressions and results
+  "./internal/analysis FuzzRedact"                    # redaction: no form of a secret survives
   "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/lint FuzzParse"                         # lint's YAML decoding

@@ -84,7 +84,7 @@ func run(args []string) error {
 	if err := metrics.Register(ctrlmetrics.Registry, mgr.GetCache()); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
-	if err := controller.Setup(mgr, controller.Options{}); err != nil {
+	if err := controller.Setup(mgr, controller.Options{HTTPProviders: o.httpPolicy()}); err != nil {
 		return err
 	}
 	if err := mgr.Add(&foreign.Reporter{Config: cfg, Namespace: o.namespace, InstanceID: o.instanceID,

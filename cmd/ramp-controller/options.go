@@ -7,6 +7,7 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
 // options are the controller's command-line flags.
@@ -22,6 +23,9 @@ type options struct {
 	logLevel                string
 	qps                     float64
 	burst                   int
+	// HTTP metric providers (web, prometheus): where their requests may go.
+	allowLinkLocalProviders bool
+	providerHostAllowlist   []string
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -37,7 +41,15 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info or error")
 	fs.Float64Var(&o.qps, "kube-api-qps", 40, "queries per second to the API server")
 	fs.IntVar(&o.burst, "kube-api-burst", 80, "burst of queries to the API server")
+	fs.BoolVar(&o.allowLinkLocalProviders, provider.AllowLinkLocalFlag, false,
+		"let web and prometheus metrics reach link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, metadata.google.internal)")
+	allowlist := fs.String(provider.HostAllowlistFlag, "",
+		"comma-separated hosts (or *.suffix patterns) web and prometheus metrics may send requests and follow redirects to (default: any host)")
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	if o.providerHostAllowlist, err = provider.ParseHostAllowlist(*allowlist); err != nil {
 		return o, err
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
@@ -52,6 +64,11 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 		o.leaderElectionNamespace = firstNonEmpty(o.namespace, os.Getenv("POD_NAMESPACE"), "kube-system")
 	}
 	return o, nil
+}
+
+// httpPolicy is the HTTP providers' policy the flags describe.
+func (o options) httpPolicy() provider.HTTPPolicy {
+	return provider.HTTPPolicy{AllowLinkLocal: o.allowLinkLocalProviders, HostAllowlist: o.providerHostAllowlist}
 }
 
 func firstNonEmpty(s ...string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,26 @@ func TestParseOptions(t *testing.T) {
 			}
 			return ""
 		}},
+		{name: "HTTP provider policy defaults", check: func(o options) string {
+			if p := o.httpPolicy(); p.AllowLinkLocal || p.HostAllowlist != nil {
+				return "link-local allowed or an allow-list by default"
+			}
+			return ""
+		}},
+		{name: "HTTP provider policy", args: []string{"--allow-link-local-providers", "--provider-host-allowlist", " Prom.example.com, *.svc.cluster.local ,10.0.0.1"},
+			check: func(o options) string {
+				p := o.httpPolicy()
+				if !p.AllowLinkLocal || !slices.Equal(p.HostAllowlist, []string{"prom.example.com", "*.svc.cluster.local", "10.0.0.1"}) {
+					return "policy " + strings.Join(p.HostAllowlist, ",")
+				}
+				return ""
+			}},
+		{name: "allow-list with a port", args: []string{"--provider-host-allowlist", "prom:9090"},
+			wantErr: `--provider-host-allowlist: "prom:9090" is not a host, an IP or a *.suffix pattern`},
+		{name: "allow-list with a scheme", args: []string{"--provider-host-allowlist", "https://prom"},
+			wantErr: `--provider-host-allowlist: "https://prom" is not a host`},
+		{name: "allow-list with an empty entry", args: []string{"--provider-host-allowlist", "a,,b"},
+			wantErr: `--provider-host-allowlist: empty entry in "a,,b"`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
 		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},
 	} {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strings"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -52,22 +51,18 @@ func Substitute(m rampv1.Metric, args Args) (rampv1.Metric, error) {
 	return res, nil
 }
 
-// Redact replaces every secret argument value in s by "*****". Messages,
-// values and metadata that providers return pass through it before they are
-// stored, so a Secret never reaches status, Events or logs.
-func (a Args) Redact(s string) string {
-	for name := range a.Secrets {
-		if v := a.Values[name]; v != "" {
-			s = strings.ReplaceAll(s, v, "*****")
-		}
-	}
-	return s
-}
+// Redact replaces every secret argument value in s, in every form and
+// piece a Redactor knows, by Mask. Messages, values and metadata that
+// providers return pass through it before they are stored, so a Secret
+// never reaches status, Events or logs. It builds the Redactor each call:
+// a caller redacting several texts builds it once with Redactor.
+func (a Args) Redact(s string) string { return a.Redactor().Redact(s) }
 
 // RedactMap applies Redact to every value of m (in place) and returns it.
 func (a Args) RedactMap(m map[string]string) map[string]string {
+	r := a.Redactor()
 	for k, v := range m {
-		m[k] = a.Redact(v)
+		m[k] = r.Redact(v)
 	}
 	return m
 }

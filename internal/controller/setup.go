@@ -24,6 +24,9 @@ import (
 type Options struct {
 	// MaxConcurrentReconciles per controller; 0 means the default (10).
 	MaxConcurrentReconciles int
+	// HTTPProviders is where the web and prometheus providers may send
+	// requests (--allow-link-local-providers, --provider-host-allowlist).
+	HTTPProviders provider.HTTPPolicy
 }
 
 // Setup registers every controller with the manager. The reconcilers,
@@ -43,7 +46,7 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
-	providers, err := Providers(mgr)
+	providers, err := Providers(mgr, o.HTTPProviders)
 	if err != nil {
 		return err
 	}
@@ -72,16 +75,23 @@ func Routers(c client.Client) (*registry.Registry[traffic.Router], error) {
 
 // Providers builds the metric providers of this build (each provider
 // package registers itself; internal/builtin links them) on the manager's
-// client and API reader. Their names are provider.Supported.
-func Providers(mgr ctrl.Manager) (*registry.Registry[provider.Provider], error) {
-	return provider.Build(loggedCluster{Cluster: mgr, client: writelog.Client(mgr.GetClient())})
+// client and API reader, the HTTP ones with policy. Their names are
+// provider.Supported.
+func Providers(mgr ctrl.Manager, policy provider.HTTPPolicy) (*registry.Registry[provider.Provider], error) {
+	return provider.Build(loggedCluster{Cluster: mgr, client: writelog.Client(mgr.GetClient()), policy: policy})
 }
 
 // loggedCluster is the manager with its client replaced by one that logs
-// every write at V(1), for the providers that write (job).
+// every write at V(1), for the providers that write (job), and the HTTP
+// providers' policy (provider.HTTPDeps).
 type loggedCluster struct {
 	cluster.Cluster
 	client client.Client
+	policy provider.HTTPPolicy
 }
 
 func (l loggedCluster) GetClient() client.Client { return l.client }
+
+func (l loggedCluster) HTTPPolicy() provider.HTTPPolicy { return l.policy }
+
+var _ provider.HTTPDeps = loggedCluster{}

@@ -1,12 +1,17 @@
 package controller
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/cluster"
 
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/traffic"
 )
@@ -23,7 +28,7 @@ func TestBuildsEveryRegisteredExtension(t *testing.T) {
 	if got, want := routers.Names(), traffic.Names(); len(got) == 0 || !slices.Equal(got, want) {
 		t.Errorf("built routers %v, registered definitions %v", got, want)
 	}
-	providers, err := provider.Build(stubCluster{})
+	providers, err := provider.Build(loggedCluster{Cluster: stubCluster{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +37,36 @@ func TestBuildsEveryRegisteredExtension(t *testing.T) {
 	}
 	if provider.Unsupported("web") != "" || provider.Unsupported("datadog") == "" {
 		t.Fatalf("Unsupported: web %q, datadog %q", provider.Unsupported("web"), provider.Unsupported("datadog"))
+	}
+}
+
+// TestProvidersGetTheHTTPPolicy: the policy Options carries (from the
+// controller's flags) is the one the built web and prometheus providers
+// enforce: with an allow-list, a loopback endpoint is refused.
+func TestProvidersGetTheHTTPPolicy(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("1")) }))
+	defer srv.Close()
+	for _, tc := range []struct {
+		policy  provider.HTTPPolicy
+		refused bool
+	}{{provider.HTTPPolicy{}, false}, {provider.HTTPPolicy{HostAllowlist: []string{"*.example.com"}}, true}} {
+		providers, err := provider.Build(loggedCluster{Cluster: stubCluster{}, policy: tc.policy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, m := range map[string]rampv1.MetricProvider{
+			"web":        {Web: &rampv1.WebMetric{URL: srv.URL}},
+			"prometheus": {Prometheus: &rampv1.PrometheusMetric{Address: srv.URL, Query: "up"}},
+		} {
+			p, err := providers.Get(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Measure(context.Background(), provider.Request{Metric: rampv1.Metric{Name: "m", Provider: m}})
+			if refused := err != nil && strings.Contains(err.Error(), `host "127.0.0.1" is not in --provider-host-allowlist`); refused != tc.refused {
+				t.Errorf("%s with %+v: error %v, want refused %v", name, tc.policy, err, tc.refused)
+			}
+		}
 	}
 }
 

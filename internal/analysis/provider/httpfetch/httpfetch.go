@@ -1,39 +1,62 @@
 // Package httpfetch is what the HTTP-based metric providers (prometheus,
-// web) share: a pair of clients (verifying, and for `insecure: true`), and
-// one request with a size limit whose errors never carry the query string,
-// headers or body (they may hold secrets).
+// web) share: a pair of clients (verifying, and for `insecure: true`) that
+// enforce the controller's provider.HTTPPolicy (policy.go), and one request
+// with a size limit whose errors name the method, scheme and host only,
+// never the path, query string, headers or body (they may hold secrets).
 package httpfetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"time"
+
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
+// MaxResponseBytes bounds the response body read into memory; a larger
+// body is refused before anything decodes it.
+const MaxResponseBytes = 16 << 20
+
 // Clients are an HTTP client that verifies the server's certificate and one
-// that does not, built from the same transport.
+// that does not, built from the same transport and policy.
 type Clients struct {
 	secure, insecure *http.Client
 }
 
-// NewClients clones base (http.DefaultTransport when nil) into the pair.
-func NewClients(base *http.Transport) Clients {
+// NewClients clones base (http.DefaultTransport when nil) into the pair,
+// each dialing, redirecting and choosing hosts as policy says (policy.go).
+func NewClients(base *http.Transport, policy provider.HTTPPolicy) Clients {
 	if base == nil {
 		var ok bool
 		if base, ok = http.DefaultTransport.(*http.Transport); !ok { // replaced by a program embedding Ramp
 			base = &http.Transport{Proxy: http.ProxyFromEnvironment}
 		}
 	}
+	secure := base.Clone()
 	insecure := base.Clone()
 	if insecure.TLSClientConfig == nil {
 		insecure.TLSClientConfig = &tls.Config{}
 	}
 	insecure.TLSClientConfig.InsecureSkipVerify = true
-	return Clients{secure: &http.Client{Transport: base.Clone()}, insecure: &http.Client{Transport: insecure}}
+	return Clients{secure: newClient(secure, policy), insecure: newClient(insecure, policy)}
+}
+
+// newClient wraps t: its dials refuse link-local addresses (unless the
+// policy allows them), every request and redirect is checked against the
+// policy's hosts, and redirects follow checkRedirect.
+func newClient(t *http.Transport, policy provider.HTTPPolicy) *http.Client {
+	if !policy.AllowLinkLocal {
+		d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: refuseLinkLocal}
+		t.DialContext = d.DialContext
+	}
+	return &http.Client{Transport: guard{next: t, policy: policy}, CheckRedirect: checkRedirect}
 }
 
 // For returns the client for a metric's insecure setting.
@@ -44,33 +67,45 @@ func (c Clients) For(insecure bool) *http.Client {
 	return c.secure
 }
 
-// where names a request in errors: method, scheme, host and path only.
-func where(r *http.Request) string {
-	return fmt.Sprintf("%s %s://%s%s", r.Method, r.URL.Scheme, r.URL.Host, r.URL.Path)
+// Where names a request in errors: method, scheme and host only (a path
+// or query may carry arguments, and so secrets).
+func Where(method string, u *url.URL) string {
+	return fmt.Sprintf("%s %s://%s", method, u.Scheme, u.Host)
 }
 
 // Do sends r and returns the status code and at most limit bytes of body
-// (a larger body is an error).
+// (a larger body is an error naming the limit, refused before anything
+// decodes it).
 func Do(ctx context.Context, client *http.Client, r *http.Request, limit int) (int, []byte, error) {
-	at := where(r)
+	at := Where(r.Method, r.URL)
 	resp, err := client.Do(r)
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: %w", at, Cause(ctx, err))
 	}
 	defer func() { _ = resp.Body.Close() }() // the body was read (or failed) already: a close error changes nothing
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
-	if err != nil {
+	if resp.ContentLength > int64(limit) {
+		return 0, nil, fmt.Errorf("%s: %w", at, tooLarge(limit))
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 { // one allocation of the announced size, not a doubling series
+		buf.Grow(int(resp.ContentLength) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, int64(limit)+1)); err != nil {
 		return 0, nil, fmt.Errorf("%s: reading the response: %w", at, Cause(ctx, err))
 	}
-	if len(body) > limit {
-		return 0, nil, fmt.Errorf("%s: response larger than %d MiB", at, limit>>20)
+	if buf.Len() > limit {
+		return 0, nil, fmt.Errorf("%s: %w", at, tooLarge(limit))
 	}
-	return resp.StatusCode, body, nil
+	return resp.StatusCode, buf.Bytes(), nil
+}
+
+func tooLarge(limit int) error {
+	return fmt.Errorf("response larger than the %d MiB limit", limit>>20)
 }
 
 // Cause is why a request failed: the context's cause when it is done (a
 // timeout says how long it waited), else the transport error without the
-// URL that *url.Error adds (it may carry secrets in its query string).
+// URL that *url.Error adds (it may carry secrets in its path or query).
 func Cause(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)

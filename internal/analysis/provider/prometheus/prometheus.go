@@ -36,6 +36,7 @@ var _ provider.Provider = (*Provider)(nil)
 
 type config struct {
 	transport *http.Transport
+	policy    provider.HTTPPolicy
 	now       func() time.Time
 	address   string
 }
@@ -46,6 +47,10 @@ type Option func(*config)
 // WithTransport makes the Provider send its queries with a clone of t (e.g.
 // one trusting a test CA) instead of a clone of http.DefaultTransport.
 func WithTransport(t *http.Transport) Option { return func(c *config) { c.transport = t } }
+
+// WithPolicy sets where requests may go (link-local addresses, allowed
+// hosts); the zero policy refuses link-local addresses only.
+func WithPolicy(p provider.HTTPPolicy) Option { return func(c *config) { c.policy = p } }
 
 // WithClock sets where the Provider reads the time of an instant query and
 // the now() of rangeQuery bounds; time.Now by default.
@@ -63,7 +68,7 @@ func New(opts ...Option) *Provider {
 		opt(&c)
 	}
 	return &Provider{
-		clients: httpfetch.NewClients(c.transport),
+		clients: httpfetch.NewClients(c.transport, c.policy),
 		now:     c.now,
 		address: c.address,
 	}

@@ -14,6 +14,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
 var clock = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -121,6 +122,7 @@ func TestMeasureErrors(t *testing.T) {
 	promErr, _ := serve(t, false, 400, `{"status":"error","errorType":"bad_data","error":"1:4: parse error: unexpected <EOF>"}`)
 	unavailable, _ := serve(t, false, 503, `<html>`+secret+`</html>`)
 	garbage, _ := serve(t, false, 200, `not json`)
+	huge, _ := serve(t, false, 200, strings.Repeat(" ", httpfetch.MaxResponseBytes+1))
 	one := int64(1)
 	negative := int64(-1)
 	for _, tc := range []struct {
@@ -134,10 +136,12 @@ func TestMeasureErrors(t *testing.T) {
 			"prometheus query failed: received non 2xx response code: 503"},
 		{"invalid json", rampv1.PrometheusMetric{Address: garbage, Query: "up", Headers: auth},
 			"prometheus query failed: invalid JSON response: invalid character"},
-		{"unreachable", rampv1.PrometheusMetric{Address: closed.URL, Query: secret, Headers: auth},
-			"prometheus query failed: POST " + closed.URL + "/api/v1/query: dial tcp"},
+		{"too large", rampv1.PrometheusMetric{Address: huge, Query: "up"},
+			"prometheus query failed: POST " + huge + ": response larger than the 16 MiB limit"},
+		{"unreachable", rampv1.PrometheusMetric{Address: closed.URL + "/" + secret, Query: secret, Headers: auth},
+			"prometheus query failed: POST " + closed.URL + ": dial tcp"}, // scheme and host only: a path may carry an argument
 		{"timeout", rampv1.PrometheusMetric{Address: slow.URL, Query: "up", Timeout: &one, Headers: auth},
-			"prometheus query failed: POST " + slow.URL + "/api/v1/query: timed out after 1s"},
+			"prometheus query failed: POST " + slow.URL + ": timed out after 1s"},
 		{"negative timeout", rampv1.PrometheusMetric{Address: up, Query: "up", Timeout: &negative},
 			"prometheus: timeout must not be negative"},
 		{"no address", rampv1.PrometheusMetric{Query: "up"}, "prometheus: address is not set"},

@@ -15,9 +15,6 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// maxResponseBytes bounds the response body read into memory.
-const maxResponseBytes = 32 << 20
-
 // query is one HTTP API call: the endpoint and its form values.
 type query struct {
 	endpoint *url.URL
@@ -99,10 +96,9 @@ func (q query) do(ctx context.Context, client *http.Client, method string, heade
 		}
 		target.RawQuery = values.Encode()
 	}
-	where := fmt.Sprintf("%s %s://%s%s", method, target.Scheme, target.Host, target.Path)
 	r, err := http.NewRequestWithContext(ctx, method, target.String(), payload)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%s: invalid request", where)
+		return 0, nil, fmt.Errorf("%s: invalid request", httpfetch.Where(method, &target))
 	}
 	if payload != nil {
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -114,5 +110,5 @@ func (q query) do(ctx context.Context, client *http.Client, method string, heade
 		}
 		r.Header.Set(h.Key, h.Value)
 	}
-	return httpfetch.Do(ctx, client, r, maxResponseBytes)
+	return httpfetch.Do(ctx, client, r, httpfetch.MaxResponseBytes)
 }

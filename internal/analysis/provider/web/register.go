@@ -5,5 +5,13 @@ import "github.com/ramp-rollouts/ramp/internal/analysis/provider"
 // ProviderName is the provider's registry name: its metric.provider field.
 const ProviderName = "web"
 
-// init registers the provider; it needs nothing from the controller.
-func init() { provider.Register(ProviderName, func(any) *Provider { return New() }) }
+// init registers the provider; it needs the controller's HTTP policy (nil
+// deps: the zero policy).
+func init() {
+	provider.Register(ProviderName, func(d provider.HTTPDeps) *Provider {
+		if d == nil {
+			return New()
+		}
+		return New(WithPolicy(d.HTTPPolicy()))
+	})
+}

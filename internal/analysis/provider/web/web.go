@@ -34,6 +34,7 @@ var _ provider.Provider = (*Provider)(nil)
 
 type config struct {
 	transport *http.Transport
+	policy    provider.HTTPPolicy
 }
 
 // Option configures a Provider.
@@ -43,6 +44,10 @@ type Option func(*config)
 // one trusting a test CA) instead of a clone of http.DefaultTransport.
 func WithTransport(t *http.Transport) Option { return func(c *config) { c.transport = t } }
 
+// WithPolicy sets where requests may go (link-local addresses, allowed
+// hosts); the zero policy refuses link-local addresses only.
+func WithPolicy(p provider.HTTPPolicy) Option { return func(c *config) { c.policy = p } }
+
 // New returns a Provider.
 func New(opts ...Option) *Provider {
 	var c config
@@ -50,7 +55,7 @@ func New(opts ...Option) *Provider {
 		opt(&c)
 	}
 	return &Provider{
-		clients: httpfetch.NewClients(c.transport),
+		clients: httpfetch.NewClients(c.transport, c.policy),
 	}
 }
 
@@ -87,7 +92,7 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 		return provider.Result{}, fmt.Errorf("web: %w", err)
 	}
 	client := p.clients.For(m.Insecure)
-	status, body, err := httpfetch.Do(ctx, client, r, maxResponseBytes)
+	status, body, err := httpfetch.Do(ctx, client, r, httpfetch.MaxResponseBytes)
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("web: %w", err)
 	}

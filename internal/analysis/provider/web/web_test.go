@@ -142,15 +142,15 @@ func TestMeasureErrors(t *testing.T) {
 		{"not json", rampv1.WebMetric{URL: garbage, Headers: auth}, "web: the response is not JSON: invalid character '<'"},
 		{"missing field", rampv1.WebMetric{URL: ok, JSONPath: "{$.data.missing}"}, `web: jsonPath "{$.data.missing}": missing is not found`},
 		{"bad jsonPath", rampv1.WebMetric{URL: ok, JSONPath: "{$.data["}, `web: invalid jsonPath "{$.data["`},
-		{"unreachable", rampv1.WebMetric{URL: closed.URL + "/x?token=" + secret, Headers: auth},
-			"web: GET " + closed.URL + "/x: dial tcp"},
+		{"unreachable", rampv1.WebMetric{URL: closed.URL + "/x/" + secret + "?token=" + secret, Headers: auth},
+			"web: GET " + closed.URL + ": dial tcp"}, // scheme and host only: a path may carry an argument
 		{"timeout", rampv1.WebMetric{URL: slow.URL, TimeoutSeconds: 1, Method: "POST", JSONBody: body, Headers: auth},
 			"web: POST " + slow.URL + ": timed out after 1s"},
 		{"GET with body", rampv1.WebMetric{URL: ok, Body: secret}, "web: a GET request takes no body"},
 		{"both bodies", rampv1.WebMetric{URL: ok, Method: "PUT", Body: secret, JSONBody: body}, "web: body and jsonBody may not both be set"},
 		{"invalid jsonBody", rampv1.WebMetric{URL: ok, Method: "PUT", JSONBody: &apiextensionsv1.JSON{Raw: []byte(secret)}},
 			"web: jsonBody is not valid JSON"},
-		{"method", rampv1.WebMetric{URL: ok, Method: "DELETE"}, `web: method "DELETE" is not supported`},
+		{"method", rampv1.WebMetric{URL: ok, Method: "DELETE" + secret}, `web: method is not supported (GET, POST or PUT)`},
 		{"no url", rampv1.WebMetric{}, "web: url is not set"},
 		{"relative url", rampv1.WebMetric{URL: "/metrics"}, "web: url is not an http(s) URL"},
 		{"authentication", rampv1.WebMetric{URL: ok, Authentication: rampv1.MetricAuthentication{
