@@ -6,7 +6,11 @@ import (
 	"os"
 	"time"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis"
+	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 )
 
 // options are the controller's command-line flags.
@@ -22,6 +26,13 @@ type options struct {
 	logLevel                string
 	qps                     float64
 	burst                   int
+
+	// Bounds on analysis work (issue 24 §2).
+	maxMeasurementsPerProvider int
+	maxProviderTimeout         time.Duration
+	conditionBudget            time.Duration
+	secretLabelSelector        string
+	secretSelector             labels.Selector // parsed secretLabelSelector; nil when unset
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -37,7 +48,14 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info or error")
 	fs.Float64Var(&o.qps, "kube-api-qps", 40, "queries per second to the API server")
 	fs.IntVar(&o.burst, "kube-api-burst", 80, "burst of queries to the API server")
+	fs.IntVar(&o.maxMeasurementsPerProvider, "max-concurrent-measurements-per-provider", analysisrun.DefaultMaxConcurrentPerProvider, "measurements of one metric provider running at once; the others wait for a slot")
+	fs.DurationVar(&o.maxProviderTimeout, "max-provider-timeout", analysisrun.DefaultMaxProviderTimeout, "deadline of every measurement, whatever the metric's own timeout says (the smaller wins)")
+	fs.DurationVar(&o.conditionBudget, "condition-evaluation-budget", analysis.DefaultConditionBudget, "time one successCondition/failureCondition evaluation may take; an overrun is an Error measurement")
+	fs.StringVar(&o.secretLabelSelector, "secret-label-selector", "", "when set, secretKeyRef arguments may read only Secrets whose labels match this selector")
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if err := o.checkAnalysisBounds(); err != nil {
 		return o, err
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
@@ -52,6 +70,28 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 		o.leaderElectionNamespace = firstNonEmpty(o.namespace, os.Getenv("POD_NAMESPACE"), "kube-system")
 	}
 	return o, nil
+}
+
+// checkAnalysisBounds validates the bounds on analysis work and parses
+// --secret-label-selector.
+func (o *options) checkAnalysisBounds() error {
+	if o.maxMeasurementsPerProvider < 1 {
+		return fmt.Errorf("--max-concurrent-measurements-per-provider must be at least 1, not %d", o.maxMeasurementsPerProvider)
+	}
+	if o.maxProviderTimeout <= 0 {
+		return fmt.Errorf("--max-provider-timeout must be positive, not %s", o.maxProviderTimeout)
+	}
+	if o.conditionBudget <= 0 {
+		return fmt.Errorf("--condition-evaluation-budget must be positive, not %s", o.conditionBudget)
+	}
+	if o.secretLabelSelector != "" {
+		sel, err := labels.Parse(o.secretLabelSelector)
+		if err != nil {
+			return fmt.Errorf("--secret-label-selector %q: %w", o.secretLabelSelector, err)
+		}
+		o.secretSelector = sel
+	}
+	return nil
 }
 
 func firstNonEmpty(s ...string) string {
