@@ -153,10 +153,19 @@ func TestHangingEndpointDelaysOnlyItsRun(t *testing.T) {
 	if now, _ := g.inFlight(); now != 10 {
 		t.Errorf("%d measurements after a second pass of hang-0, want still 10", now)
 	}
+	releaseAll(t, g, env, r, 10)
+}
+
+// releaseAll releases the gate and runs hang-0..hang-<n-1> to their end:
+// each Successful after one measurement.
+func releaseAll(t *testing.T, g *gate, env *controllertest.Env, r *Reconciler, n int) {
+	t.Helper()
 	close(g.release)
-	for i := range 10 {
+	for i := range n {
 		name := fmt.Sprintf("hang-%d", i)
-		settle(r, key(name))
+		if _, err := settle(r, key(name)); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := passOf(r, key(name)); err != nil {
 			t.Fatal(err)
 		}
@@ -197,17 +206,7 @@ func TestPerProviderLimit(t *testing.T) {
 	if busy != 10 {
 		t.Errorf("%d runs have a measurement started, want 10 (7 waiting for a slot)", busy)
 	}
-	close(g.release)
-	for i := range 10 {
-		name := fmt.Sprintf("hang-%d", i)
-		settle(r, key(name))
-		if _, err := passOf(r, key(name)); err != nil {
-			t.Fatal(err)
-		}
-		if st := phaseOf(t, env, name); st.Phase != rampv1.AnalysisPhaseSuccessful {
-			t.Errorf("%s: %s, want Successful", name, st.Phase)
-		}
-	}
+	releaseAll(t, g, env, r, 10)
 	if _, peak := g.inFlight(); peak != 3 {
 		t.Errorf("peak %d measurements in flight, want 3", peak)
 	}

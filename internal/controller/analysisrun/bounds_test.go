@@ -118,4 +118,3 @@ func TestDeletedRunResultDropped(t *testing.T) {
 		t.Error("the deleted run's measurement is kept")
 	}
 }
-

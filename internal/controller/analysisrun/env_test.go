@@ -64,7 +64,10 @@ func pass(r *Reconciler) (ctrl.Result, error) { return passOf(r, key("run")) }
 func passOf(r *Reconciler, name client.ObjectKey) (ctrl.Result, error) {
 	for range 10 {
 		res, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: name})
-		if err != nil || !settle(r, name) {
+		if err != nil {
+			return res, err
+		}
+		if pending, err := settle(r, name); err != nil || !pending {
 			return res, err
 		}
 	}
@@ -73,17 +76,17 @@ func passOf(r *Reconciler, name client.ObjectKey) (ctrl.Result, error) {
 
 // settle waits (up to 10 s) until run name has no measurement in flight,
 // and reports whether results wait to be recorded.
-func settle(r *Reconciler, name client.ObjectKey) bool {
+func settle(r *Reconciler, name client.ObjectKey) (bool, error) {
 	deadline := time.After(10 * time.Second)
 	for {
 		idle, changed := r.flights.idle(name)
 		if idle {
-			return r.flights.pending(name)
+			return r.flights.pending(name), nil
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			panic(fmt.Sprintf("%s: measurements still in flight after 10 s", name))
+			return false, fmt.Errorf("%s: measurements still in flight after 10 s", name)
 		}
 	}
 }
