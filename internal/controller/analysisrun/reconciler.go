@@ -111,11 +111,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	view := r.finishes.schedule(run.UID, status) // exact finish times for the schedule
 	tasks, _ := analysis.Tasks(spec, *view, now) // an invalid spec: Assess ended the run in Error
-	if err := r.gone(run, r.writeStatus(ctx, run, status, now)); err != nil {
+	if err := r.writeStatus(ctx, run, status, now); err != nil {
 		if apierrors.IsConflict(err) {
 			return ctrl.Result{}, nil // the run changed under us; that change queues the next pass
 		}
-		return ctrl.Result{}, fmt.Errorf("patch status of analysisrun %s: %w", req, err)
+		if err := r.gone(run, err); err != nil {
+			return ctrl.Result{}, fmt.Errorf("patch status of analysisrun %s: %w", req, err)
+		}
+		return ctrl.Result{}, nil // deleted meanwhile: nothing to measure
 	}
 	r.flights.ack(run.UID, written)
 	if status.Phase.Completed() {
@@ -192,10 +195,11 @@ func tooLarge(err error) bool {
 
 // gone turns the NotFound of a write to a run deleted since the read (its
 // owner deleted it, a namespace torn down) into nothing to do, forgetting
-// the run.
+// the run and its measurements.
 func (r *Reconciler) gone(run *rampv1.AnalysisRun, err error) error {
 	if apierrors.IsNotFound(err) {
 		r.finishes.forget(run.UID)
+		r.flights.forget(client.ObjectKeyFromObject(run), run.UID)
 		return nil
 	}
 	return err
