@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,6 +15,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/controller/controllertest"
 )
 
@@ -117,4 +119,33 @@ func TestDeletedRunResultDropped(t *testing.T) {
 	if r.flights.pending(key("run")) || r.flights.busy(run.UID, "ok") {
 		t.Error("the deleted run's measurement is kept")
 	}
+}
+
+// TestConditionBudgetInRun: a condition that overruns the evaluator's
+// budget is an Error measurement naming the metric and the budget; the
+// pass is not held by it.
+func TestConditionBudgetInRun(t *testing.T) {
+	run := webRun(t, "run", "http://fast.example")
+	run.Spec.Metrics[0].SuccessCondition = "all(result, {all(result, {# >= 0})})"
+	env, r := gatedReconciler(t, newGate(), run)
+	r.Providers, r.Evaluator = registryOf(t, bigList{}), analysis.NewBudgetedEvaluator(50*time.Millisecond)
+	if _, err := pass(r); err != nil {
+		t.Fatal(err)
+	}
+	ms := phaseOf(t, env, "run").MetricResults[0].Measurements
+	if len(ms) != 1 || ms[0].Phase != rampv1.AnalysisPhaseError ||
+		!strings.HasPrefix(ms[0].Message, `metric "ok": evaluating successCondition`) || !strings.HasSuffix(ms[0].Message, "condition evaluation exceeded 50ms budget") {
+		t.Errorf("measurements %+v, want one Error naming the metric and the 50ms budget", ms)
+	}
+}
+
+// bigList measures a list of 20k numbers.
+type bigList struct{}
+
+func (bigList) Measure(context.Context, provider.Request) (provider.Result, error) {
+	v := make([]any, 20000)
+	for i := range v {
+		v[i] = float64(i)
+	}
+	return provider.Result{Value: v, Display: "[...]"}, nil
 }
