@@ -25,40 +25,57 @@ import (
 // When one ends with something to record, its result waits in r.flights and
 // the run is queued: the next pass records it.
 func (r *Reconciler) launch(ctx context.Context, run *rampv1.AnalysisRun, status *rampv1.AnalysisRunStatus, tasks []analysis.Task) {
-	if len(tasks) == 0 {
-		return
-	}
-	args, argErr := r.resolveArgs(ctx, run)
-	logger := log.FromContext(ctx)
+	var todo []start
 	for _, t := range tasks {
 		k := flightKey{run.UID, t.Metric.Name}
 		fctx, fl := r.flights.claim(k, client.ObjectKeyFromObject(run))
 		if fl == nil {
 			continue // in flight: its end wakes the run
 		}
-		in, seq := inFlight(status, t), seqOf(status, t.Metric.Name)
-		fctx = log.IntoContext(fctx, logger)
-		logger.V(1).Info("starting measurement", "metric", t.Metric.Name, "resume", t.Resume, "terminate", t.Terminate)
+		todo = append(todo, start{ctx: log.IntoContext(fctx, log.FromContext(ctx)), key: k, fl: fl, task: t,
+			in: inFlight(status, t), seq: seqOf(status, t.Metric.Name)})
+	}
+	if len(todo) == 0 {
+		return
+	}
+	args, argErr := r.resolveArgs(ctx, run) // once, and only for measurements that start
+	for _, s := range todo {
+		log.FromContext(ctx).V(1).Info("starting measurement", "metric", s.task.Metric.Name, "resume", s.task.Resume, "terminate", s.task.Terminate)
 		r.flights.wg.Add(1)
-		go func() {
-			defer r.flights.wg.Done()
-			var m rampv1.Measurement
-			if argErr != nil {
-				m = failed(in, r.Clock.Now(), fmt.Sprintf("metric %q: %v", t.Metric.Name, argErr))
-			} else {
-				m = r.measureOne(fctx, run, t, in, args)
-			}
-			end := r.Clock.Now()
-			if fin := m.FinishedAt; fin != nil && fin.Time.Before(end) {
-				stamp := finishedAt(end) // the provider took long: finishedAt is never before the end
-				m.FinishedAt = &stamp
-			}
-			analysis.TruncateMeasurement(&m) // after redaction (take)
-			unchanged := in != nil && !m.Phase.Completed() && apiequality.Semantic.DeepEqual(m, *in)
-			if r.flights.finish(k, fl, outcome{name: client.ObjectKeyFromObject(run), seq: seq, m: m, end: end}, !unchanged) {
-				r.wake(fctx, run)
-			}
-		}()
+		go r.fly(run, s, args, argErr)
+	}
+}
+
+// start is a measurement claimed in r.flights, about to start.
+type start struct {
+	ctx  context.Context
+	key  flightKey
+	fl   *flight
+	task analysis.Task
+	in   *rampv1.Measurement // the in-flight measurement it resumes, or nil
+	seq  int32
+}
+
+// fly takes the measurement s (an Error when the run's arguments could not
+// be resolved) and hands its result to r.flights, waking the run when
+// there is something to record.
+func (r *Reconciler) fly(run *rampv1.AnalysisRun, s start, args analysis.Args, argErr error) {
+	defer r.flights.wg.Done()
+	var m rampv1.Measurement
+	if argErr != nil {
+		m = failed(s.in, r.Clock.Now(), fmt.Sprintf("metric %q: %v", s.task.Metric.Name, argErr))
+	} else {
+		m = r.measureOne(s.ctx, run, s.task, s.in, args)
+	}
+	end := r.Clock.Now()
+	if fin := m.FinishedAt; fin != nil && fin.Time.Before(end) {
+		stamp := finishedAt(end) // the provider took long: finishedAt is never before the end
+		m.FinishedAt = &stamp
+	}
+	analysis.TruncateMeasurement(&m) // after redaction (take)
+	unchanged := s.in != nil && !m.Phase.Completed() && apiequality.Semantic.DeepEqual(m, *s.in)
+	if r.flights.finish(s.key, s.fl, outcome{name: client.ObjectKeyFromObject(run), seq: s.seq, m: m, end: end}, !unchanged) {
+		r.wake(run)
 	}
 }
 
@@ -75,7 +92,7 @@ func (r *Reconciler) measureOne(ctx context.Context, run *rampv1.AnalysisRun, t 
 }
 
 // wake queues run for a pass (the watch on r.events).
-func (r *Reconciler) wake(ctx context.Context, run *rampv1.AnalysisRun) {
+func (r *Reconciler) wake(run *rampv1.AnalysisRun) {
 	if r.events == nil {
 		return
 	}
