@@ -84,7 +84,10 @@ func run(args []string) error {
 	if err := metrics.Register(ctrlmetrics.Registry, mgr.GetCache()); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
-	if err := controller.Setup(mgr, controller.Options{HTTPProviders: o.httpPolicy()}); err != nil {
+	if err := controller.Setup(mgr, controller.Options{HTTPProviders: o.httpPolicy(),
+		MaxConcurrentMeasurementsPerProvider: o.maxMeasurementsPerProvider, MaxProviderTimeout: o.maxProviderTimeout,
+		ConditionEvaluationBudget: o.conditionBudget, SecretLabelSelector: o.secretSelector,
+	}); err != nil {
 		return err
 	}
 	if err := mgr.Add(&foreign.Reporter{Config: cfg, Namespace: o.namespace, InstanceID: o.instanceID,

@@ -6,8 +6,12 @@ import (
 	"os"
 	"time"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis"
+	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 )
 
 // options are the controller's command-line flags.
@@ -26,6 +30,13 @@ type options struct {
 	// HTTP metric providers (web, prometheus): where their requests may go.
 	allowLinkLocalProviders bool
 	providerHostAllowlist   []string
+
+	// Bounds on analysis work (issue 24 §2).
+	maxMeasurementsPerProvider int
+	maxProviderTimeout         time.Duration
+	conditionBudget            time.Duration
+	secretLabelSelector        string
+	secretSelector             labels.Selector // parsed secretLabelSelector; nil when unset
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -45,7 +56,14 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 		"let web and prometheus metrics reach link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, metadata.google.internal)")
 	allowlist := fs.String(provider.HostAllowlistFlag, "",
 		"comma-separated hosts (or *.suffix patterns) web and prometheus metrics may send requests and follow redirects to (default: any host)")
+	fs.IntVar(&o.maxMeasurementsPerProvider, "max-concurrent-measurements-per-provider", analysisrun.DefaultMaxConcurrentPerProvider, "measurements of one metric provider running at once; the others wait for a slot")
+	fs.DurationVar(&o.maxProviderTimeout, "max-provider-timeout", analysisrun.DefaultMaxProviderTimeout, "deadline of every measurement, whatever the metric's own timeout says (the smaller wins)")
+	fs.DurationVar(&o.conditionBudget, "condition-evaluation-budget", analysis.DefaultConditionBudget, "time one successCondition/failureCondition evaluation may take; an overrun is an Error measurement")
+	fs.StringVar(&o.secretLabelSelector, "secret-label-selector", "", "when set, secretKeyRef arguments may read only Secrets whose labels match this selector")
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if err := o.checkAnalysisBounds(); err != nil {
 		return o, err
 	}
 	var err error
@@ -69,6 +87,28 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 // httpPolicy is the HTTP providers' policy the flags describe.
 func (o options) httpPolicy() provider.HTTPPolicy {
 	return provider.HTTPPolicy{AllowLinkLocal: o.allowLinkLocalProviders, HostAllowlist: o.providerHostAllowlist}
+}
+
+// checkAnalysisBounds validates the bounds on analysis work and parses
+// --secret-label-selector.
+func (o *options) checkAnalysisBounds() error {
+	if o.maxMeasurementsPerProvider < 1 {
+		return fmt.Errorf("--max-concurrent-measurements-per-provider must be at least 1, not %d", o.maxMeasurementsPerProvider)
+	}
+	if o.maxProviderTimeout <= 0 {
+		return fmt.Errorf("--max-provider-timeout must be positive, not %s", o.maxProviderTimeout)
+	}
+	if o.conditionBudget <= 0 {
+		return fmt.Errorf("--condition-evaluation-budget must be positive, not %s", o.conditionBudget)
+	}
+	if o.secretLabelSelector != "" {
+		sel, err := labels.Parse(o.secretLabelSelector)
+		if err != nil {
+			return fmt.Errorf("--secret-label-selector %q: %w", o.secretLabelSelector, err)
+		}
+		o.secretSelector = sel
+	}
+	return nil
 }
 
 func firstNonEmpty(s ...string) string {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -60,6 +62,24 @@ func TestParseOptions(t *testing.T) {
 			wantErr: `--provider-host-allowlist: empty entry in "a,,b"`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
 		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},
+		{name: "analysis bounds default", check: func(o options) string {
+			if o.maxMeasurementsPerProvider != 20 || o.maxProviderTimeout != time.Minute || o.conditionBudget != time.Second || o.secretSelector != nil {
+				return fmt.Sprintf("bounds %d %s %s %v", o.maxMeasurementsPerProvider, o.maxProviderTimeout, o.conditionBudget, o.secretSelector)
+			}
+			return ""
+		}},
+		{name: "analysis bounds set", args: []string{"--max-concurrent-measurements-per-provider=3", "--max-provider-timeout=5s",
+			"--condition-evaluation-budget=200ms", "--secret-label-selector=ramp.io/analysis=true"}, check: func(o options) string {
+			if o.maxMeasurementsPerProvider != 3 || o.maxProviderTimeout != 5*time.Second || o.conditionBudget != 200*time.Millisecond ||
+				o.secretSelector == nil || !o.secretSelector.Matches(labels.Set{"ramp.io/analysis": "true"}) || o.secretSelector.Matches(labels.Set{}) {
+				return fmt.Sprintf("bounds %d %s %s %v", o.maxMeasurementsPerProvider, o.maxProviderTimeout, o.conditionBudget, o.secretSelector)
+			}
+			return ""
+		}},
+		{name: "no measurement slot", args: []string{"--max-concurrent-measurements-per-provider=0"}, wantErr: `--max-concurrent-measurements-per-provider must be at least 1, not 0`},
+		{name: "zero provider timeout", args: []string{"--max-provider-timeout=0s"}, wantErr: `--max-provider-timeout must be positive, not 0s`},
+		{name: "negative budget", args: []string{"--condition-evaluation-budget=-1s"}, wantErr: `--condition-evaluation-budget must be positive, not -1s`},
+		{name: "bad secret selector", args: []string{"--secret-label-selector=a in (b"}, wantErr: `--secret-label-selector "a in (b":`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("POD_NAMESPACE", tc.env)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
@@ -23,7 +24,8 @@ const maxCachedConditions = 4096
 // value for a web metric, nil for an empty result). The helpers are
 // registered with expr.Function (see helpers.go).
 type conditionEnv struct {
-	Result any `expr:"result"`
+	Result any    `expr:"result"`
+	Budget *meter `expr:"__rampBudget"` // see budget.go
 }
 
 // ConditionError is a successCondition or failureCondition that could not
@@ -53,6 +55,7 @@ func (e *ConditionError) Unwrap() error { return e.Err }
 type Evaluator struct {
 	mu       sync.RWMutex
 	programs map[string]compiled
+	budget   time.Duration
 }
 
 type compiled struct {
@@ -60,9 +63,18 @@ type compiled struct {
 	err     error
 }
 
-// NewEvaluator returns an Evaluator with an empty cache.
-func NewEvaluator() *Evaluator {
-	return &Evaluator{programs: map[string]compiled{}}
+// NewEvaluator returns an Evaluator with an empty cache and the default
+// evaluation budget (DefaultConditionBudget).
+func NewEvaluator() *Evaluator { return NewBudgetedEvaluator(DefaultConditionBudget) }
+
+// NewBudgetedEvaluator returns an Evaluator whose every condition
+// evaluation stops with a *BudgetError once it has run for budget (the
+// default when budget <= 0).
+func NewBudgetedEvaluator(budget time.Duration) *Evaluator {
+	if budget <= 0 {
+		budget = DefaultConditionBudget
+	}
+	return &Evaluator{programs: map[string]compiled{}, budget: budget}
 }
 
 var shared = NewEvaluator()
@@ -83,8 +95,9 @@ func Evaluate(m rampv1.Metric, result any) (rampv1.AnalysisPhase, error) {
 //     is true too), Successful when only successCondition is true, else
 //     Inconclusive.
 //
-// A condition that does not compile or evaluate to a bool gives Error and
-// a *ConditionError naming the metric and the condition.
+// A condition that does not compile or evaluate to a bool, or that runs
+// past the evaluator's budget, gives Error and a *ConditionError naming the
+// metric and the condition (wrapping a *BudgetError for an overrun).
 func (e *Evaluator) Evaluate(m rampv1.Metric, result any) (rampv1.AnalysisPhase, error) {
 	result = deref(result)
 	var success, failure bool
@@ -141,8 +154,12 @@ func (e *Evaluator) condition(metric, field, expression string, result any) (ok 
 	if err != nil {
 		return fail(true, err)
 	}
-	out, err := run(program, result)
-	if err != nil {
+	m := &meter{deadline: time.Now().Add(e.budget)}
+	out, err := run(program, result, m)
+	switch {
+	case m.over:
+		return fail(false, &BudgetError{Budget: e.budget})
+	case err != nil:
 		return fail(false, flatten(err))
 	}
 	b, isBool := out.(bool)
@@ -179,7 +196,8 @@ func compile(expression string) (p *vm.Program, err error) {
 			p, err = nil, fmt.Errorf("invalid expression: %v", r)
 		}
 	}()
-	p, err = expr.Compile(expression, append([]expr.Option{expr.Env(conditionEnv{})}, helpers...)...)
+	opts := append([]expr.Option{expr.Env(conditionEnv{}), budgetOption, expr.Patch(budgetPatch{})}, helpers...)
+	p, err = expr.Compile(expression, opts...)
 	if err != nil {
 		return nil, flatten(err)
 	}
@@ -188,13 +206,13 @@ func compile(expression string) (p *vm.Program, err error) {
 
 // run evaluates program with result (expr's VM recovers its own panics;
 // this also covers the helpers).
-func run(program *vm.Program, result any) (out any, err error) {
+func run(program *vm.Program, result any, m *meter) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("%v", r)
 		}
 	}()
-	return expr.Run(program, conditionEnv{Result: result})
+	return expr.Run(program, conditionEnv{Result: result, Budget: m})
 }
 
 // flatten turns expr's multi-line positioned errors into one line

@@ -14,6 +14,8 @@
 //
 // The rules are Argo Rollouts' (v1.8+: failureLimit -1, consecutiveSuccessLimit);
 // where Ramp deliberately differs, the doc comment says so. This package
-// imports no client and does no I/O; it never reads the clock (only expr's
-// now() builtin does, if a condition calls it, as upstream allows).
+// imports no client and does no I/O; it never reads the clock to decide
+// anything (expr's now() builtin does, if a condition calls it, as upstream
+// allows; the condition evaluation budget reads the monotonic clock to stop
+// an overrunning evaluation, see budget.go).
 package analysis

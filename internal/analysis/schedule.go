@@ -148,8 +148,26 @@ func Tasks(spec rampv1.AnalysisRunSpec, status rampv1.AnalysisRunStatus, now tim
 // nextWake is the earliest time any metric of the run needs a measurement
 // (zero when none is scheduled).
 func nextWake(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, terminating bool, now time.Time) (time.Time, error) {
+	return wake(spec, status, terminating, nil, now)
+}
+
+// Wake is when a run whose status was assessed at now (Assess) next needs a
+// reconcile, leaving out the metrics busy reports true for: their
+// measurement is in flight and its end wakes the run. Zero when nothing is
+// scheduled.
+func Wake(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, busy func(metric string) bool, now time.Time) (time.Time, error) {
+	if status.Phase.Completed() {
+		return time.Time{}, nil
+	}
+	return wake(spec, status, Terminating(spec, *status), busy, now)
+}
+
+func wake(spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus, terminating bool, busy func(string) bool, now time.Time) (time.Time, error) {
 	var next time.Time
 	for _, m := range spec.Metrics {
+		if busy != nil && busy(m.Name) {
+			continue
+		}
 		n, err := NextMeasurement(m, resultOf(status, m.Name), startedAt(*status, now), terminating, now)
 		if err != nil {
 			return time.Time{}, err

@@ -1,11 +1,13 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -148,5 +150,38 @@ func TestTasks(t *testing.T) {
 	bad := rampv1.AnalysisRunSpec{Metrics: []rampv1.Metric{spec(count(2), interval("3s"), failureLimit(3))}}
 	if _, err := Tasks(bad, rampv1.AnalysisRunStatus{}, t0); err == nil || !strings.Contains(err.Error(), "count must be >= failureLimit") {
 		t.Fatalf("invalid spec: %v", err)
+	}
+}
+
+// TestWake: the next wake-up leaves out the metrics whose measurement is
+// in flight in the controller (due now in status, but their end wakes the
+// run): without that, a pass would requeue itself at once while a slow
+// measurement runs.
+func TestWake(t *testing.T) {
+	count := intstr.FromInt32(3)
+	web := rampv1.MetricProvider{Web: &rampv1.WebMetric{URL: "http://x"}}
+	spec := rampv1.AnalysisRunSpec{Metrics: []rampv1.Metric{
+		{Name: "slow", Interval: "1s", Count: &count, Provider: web},
+		{Name: "later", Interval: "1m", Count: &count, Provider: web, InitialDelay: "30s"},
+	}}
+	started := metav1.NewTime(t0)
+	status := &rampv1.AnalysisRunStatus{Phase: rampv1.AnalysisPhaseRunning, StartedAt: &started}
+	for _, c := range []struct {
+		busy []string
+		want time.Time
+	}{
+		{nil, t0},
+		{[]string{"slow"}, at("30s")},
+		{[]string{"slow", "later"}, time.Time{}},
+	} {
+		got, err := Wake(spec, status, func(m string) bool { return slices.Contains(c.busy, m) }, t0)
+		if err != nil || !got.Equal(c.want) {
+			t.Errorf("busy %v: Wake = %v, %v; want %v", c.busy, got, err, c.want)
+		}
+	}
+	done := status.DeepCopy()
+	done.Phase = rampv1.AnalysisPhaseSuccessful
+	if got, _ := Wake(spec, done, nil, t0); !got.IsZero() {
+		t.Errorf("a completed run wakes at %v", got)
 	}
 }

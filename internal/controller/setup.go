@@ -1,6 +1,9 @@
 package controller
 
 import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -27,6 +30,21 @@ type Options struct {
 	// HTTPProviders is where the web and prometheus providers may send
 	// requests (--allow-link-local-providers, --provider-host-allowlist).
 	HTTPProviders provider.HTTPPolicy
+
+	// Bounds on the AnalysisRun controller's work (issue 24 §2); zero
+	// values mean the defaults.
+	// MaxConcurrentMeasurementsPerProvider: measurements of one provider
+	// running at once (20).
+	MaxConcurrentMeasurementsPerProvider int
+	// MaxProviderTimeout: deadline of every measurement, whatever the
+	// metric's own timeout (60 s).
+	MaxProviderTimeout time.Duration
+	// ConditionEvaluationBudget: time one successCondition or
+	// failureCondition evaluation may take (1 s).
+	ConditionEvaluationBudget time.Duration
+	// SecretLabelSelector, when set, restricts the Secrets secretKeyRef
+	// arguments may read to those it matches.
+	SecretLabelSelector labels.Selector
 }
 
 // Setup registers every controller with the manager. The reconcilers,
@@ -56,7 +74,9 @@ func Setup(mgr ctrl.Manager, o Options) error {
 		return err
 	}
 	ar := &analysisrun.Reconciler{Client: c, Secrets: mgr.GetAPIReader(), Providers: providers,
-		Clock: clock.RealClock{}, Evaluator: analysis.NewEvaluator()}
+		Clock: clock.RealClock{}, Evaluator: analysis.NewBudgetedEvaluator(o.ConditionEvaluationBudget),
+		MaxConcurrentPerProvider: o.MaxConcurrentMeasurementsPerProvider, MaxProviderTimeout: o.MaxProviderTimeout,
+		SecretSelector: o.SecretLabelSelector}
 	return ar.SetupWithManager(mgr, o.MaxConcurrentReconciles)
 }
 

@@ -2,7 +2,9 @@ package analysisrun
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -53,8 +55,40 @@ spec:
 	return run
 }
 
-func pass(r *Reconciler) (ctrl.Result, error) {
-	return r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKey{Namespace: "ns", Name: "run"}})
+// pass is what the controller does for ns/run when woken: a reconcile, and
+// another each time a measurement it started ends with a result to record
+// (the controller's watch on r.events), once the run has nothing in
+// flight. It returns the last reconcile's result.
+func pass(r *Reconciler) (ctrl.Result, error) { return passOf(r, key("run")) }
+
+func passOf(r *Reconciler, name client.ObjectKey) (ctrl.Result, error) {
+	for range 10 {
+		res, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: name})
+		if err != nil {
+			return res, err
+		}
+		if pending, err := settle(r, name); err != nil || !pending {
+			return res, err
+		}
+	}
+	return ctrl.Result{}, fmt.Errorf("%s: still recording measurements after 10 reconciles", name)
+}
+
+// settle waits (up to 10 s) until run name has no measurement in flight,
+// and reports whether results wait to be recorded.
+func settle(r *Reconciler, name client.ObjectKey) (bool, error) {
+	deadline := time.After(10 * time.Second)
+	for {
+		idle, changed := r.flights.idle(name)
+		if idle {
+			return r.flights.pending(name), nil
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false, fmt.Errorf("%s: measurements still in flight after 10 s", name)
+		}
+	}
 }
 
 func key(name string) client.ObjectKey { return client.ObjectKey{Namespace: "ns", Name: name} }

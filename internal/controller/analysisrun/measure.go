@@ -2,54 +2,141 @@ package analysisrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sync"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
-// measure runs the due tasks (in parallel: one slow provider does not delay
-// the others) and records their measurements into status.
-func (r *Reconciler) measure(ctx context.Context, run *rampv1.AnalysisRun, status *rampv1.AnalysisRunStatus, tasks []analysis.Task, now time.Time) {
-	args, argErr := r.resolveArgs(ctx, run)
-	results := make([]rampv1.Measurement, len(tasks))
-	ends := make([]time.Time, len(tasks)) // when each measurement really finished
-	var wg sync.WaitGroup
-	for i, t := range tasks {
-		in := inFlight(status, t)
-		if argErr != nil {
-			results[i], ends[i] = failed(in, now, fmt.Sprintf("metric %q: %v", t.Metric.Name, argErr)), now
-			continue
+// launch starts the due tasks in the background, each once its provider
+// has a free slot, unless the metric already has a measurement in flight.
+// When one ends with something to record, its result waits in r.flights and
+// the run is queued: the next pass records it.
+func (r *Reconciler) launch(ctx context.Context, run *rampv1.AnalysisRun, status *rampv1.AnalysisRunStatus, tasks []analysis.Task) {
+	var todo []start
+	for _, t := range tasks {
+		k := flightKey{run.UID, t.Metric.Name}
+		fctx, fl := r.flights.claim(k, client.ObjectKeyFromObject(run))
+		if fl == nil {
+			continue // in flight: its end wakes the run
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = r.take(ctx, run, t, in, args, now)
-			ends[i] = r.Clock.Now()
-			if fin := results[i].FinishedAt; fin != nil && fin.Time.Before(ends[i]) {
-				stamp := finishedAt(ends[i]) // the provider took long: finishedAt is never before the end
-				results[i].FinishedAt = &stamp
-			}
-		}()
+		todo = append(todo, start{ctx: log.IntoContext(fctx, log.FromContext(ctx)), key: k, fl: fl, task: t,
+			in: inFlight(status, t), seq: seqOf(status, t.Metric.Name)})
 	}
-	wg.Wait()
-	for i, t := range tasks {
-		res := analysis.ResultFor(run.Spec, status, t.Metric.Name)
-		analysis.Record(res, results[i], analysis.RetentionLimit(run.Spec, t.Metric.Name))
-		if fin := results[i].FinishedAt; fin != nil {
-			r.finishes.record(run.UID, t.Metric.Name, *fin, ends[i])
-		}
+	if len(todo) == 0 {
+		return
+	}
+	args, argErr := r.resolveArgs(ctx, run) // once, and only for measurements that start
+	for _, s := range todo {
+		log.FromContext(ctx).V(1).Info("starting measurement", "metric", s.task.Metric.Name, "resume", s.task.Resume, "terminate", s.task.Terminate)
+		r.flights.wg.Add(1)
+		go r.fly(run, s, args, argErr)
 	}
 }
 
-// take runs one task through its provider and judges the result.
+// start is a measurement claimed in r.flights, about to start.
+type start struct {
+	ctx  context.Context
+	key  flightKey
+	fl   *flight
+	task analysis.Task
+	in   *rampv1.Measurement // the in-flight measurement it resumes, or nil
+	seq  int32
+}
+
+// fly takes the measurement s (an Error when the run's arguments could not
+// be resolved) and hands its result to r.flights, waking the run when
+// there is something to record.
+func (r *Reconciler) fly(run *rampv1.AnalysisRun, s start, args analysis.Args, argErr error) {
+	defer r.flights.wg.Done()
+	var m rampv1.Measurement
+	if argErr != nil {
+		m = failed(s.in, r.Clock.Now(), fmt.Sprintf("metric %q: %v", s.task.Metric.Name, argErr))
+	} else {
+		m = r.measureOne(s.ctx, run, s.task, s.in, args)
+	}
+	end := r.Clock.Now()
+	if fin := m.FinishedAt; fin != nil && fin.Time.Before(end) {
+		stamp := finishedAt(end) // the provider took long: finishedAt is never before the end
+		m.FinishedAt = &stamp
+	}
+	analysis.TruncateMeasurement(&m) // after redaction (take)
+	unchanged := s.in != nil && !m.Phase.Completed() && apiequality.Semantic.DeepEqual(m, *s.in)
+	if r.flights.finish(s.key, s.fl, outcome{name: client.ObjectKeyFromObject(run), seq: s.seq, m: m, end: end}, !unchanged) {
+		r.wake(run)
+	}
+}
+
+// measureOne takes one measurement once its provider has a free slot.
+func (r *Reconciler) measureOne(ctx context.Context, run *rampv1.AnalysisRun, t analysis.Task, in *rampv1.Measurement, args analysis.Args) rampv1.Measurement {
+	slot := r.flights.slot(provider.Name(t.Metric.Provider), r.perProvider())
+	select {
+	case slot <- struct{}{}:
+		defer func() { <-slot }()
+	case <-ctx.Done():
+		return failed(in, r.Clock.Now(), fmt.Sprintf("metric %q: measurement cancelled", t.Metric.Name))
+	}
+	return r.take(ctx, run, t, in, args, r.Clock.Now())
+}
+
+// wake queues run for a pass (the watch on r.events).
+func (r *Reconciler) wake(run *rampv1.AnalysisRun) {
+	if r.events == nil {
+		return
+	}
+	ev := event.GenericEvent{Object: &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: run.Namespace, Name: run.Name}}}
+	select {
+	case r.events <- ev:
+	case <-r.flights.base.Done(): // shutting down
+	}
+}
+
+// collect records into status the finished measurements of run that wait
+// in r.flights, and returns their sequence numbers (to ack once written).
+// A result whose metric has moved on meanwhile (status was written by
+// someone else, or the result was recorded by a pass whose patch we could
+// not see) is stale and dropped.
+func (r *Reconciler) collect(run *rampv1.AnalysisRun, spec rampv1.AnalysisRunSpec, status *rampv1.AnalysisRunStatus) map[string]int32 {
+	results := r.flights.results(run.UID)
+	seqs := make(map[string]int32, len(results))
+	for metric, o := range results {
+		seqs[metric] = o.seq
+		if !slices.ContainsFunc(spec.Metrics, func(m rampv1.Metric) bool { return m.Name == metric }) || seqOf(status, metric) != o.seq {
+			continue
+		}
+		analysis.Record(analysis.ResultFor(spec, status, metric), o.m, analysis.RetentionLimit(spec, metric))
+		if fin := o.m.FinishedAt; fin != nil {
+			r.finishes.record(run.UID, metric, *fin, o.end)
+		}
+	}
+	return seqs
+}
+
+// seqOf is the number of completed measurements of metric (count and
+// errors): a result started at one number is recorded only at that number.
+func seqOf(status *rampv1.AnalysisRunStatus, metric string) int32 {
+	for _, res := range status.MetricResults {
+		if res.Name == metric {
+			return res.Count + res.Error
+		}
+	}
+	return 0
+}
+
+// take runs one task through its provider and judges the result. The
+// provider's context ends after MaxProviderTimeout whatever the metric says.
 func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analysis.Task, in *rampv1.Measurement, args analysis.Args, now time.Time) rampv1.Measurement {
 	metric, err := analysis.Substitute(t.Metric, args)
 	if err != nil {
@@ -59,8 +146,14 @@ func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analys
 	if err != nil {
 		return failed(in, now, fmt.Sprintf("metric %q: %v", metric.Name, err))
 	}
-	res, err := p.Measure(ctx, provider.Request{Run: run, Metric: metric, InFlight: in, Terminate: t.Terminate})
+	limit := r.providerTimeout()
+	capped, cancel := context.WithTimeoutCause(ctx, limit, errProviderTimeout)
+	defer cancel()
+	res, err := p.Measure(capped, provider.Request{Run: run, Metric: metric, InFlight: in, Terminate: t.Terminate})
 	if err != nil {
+		if errors.Is(context.Cause(capped), errProviderTimeout) {
+			return failed(in, now, fmt.Sprintf("metric %q: measurement exceeded the %s cap on provider timeouts (--max-provider-timeout)", metric.Name, limit))
+		}
 		return failed(in, now, args.Redact(fmt.Sprintf("metric %q: %v", metric.Name, err)))
 	}
 	m := started(in, now)
@@ -80,10 +173,13 @@ func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analys
 	default:
 		m.Phase = res.Phase
 	}
-	finished := finishedAt(now)
+	finished := finishedAt(r.Clock.Now())
 	m.FinishedAt, m.ResumeAt = &finished, nil
 	return m
 }
+
+// errProviderTimeout is the cause of a measurement cut by MaxProviderTimeout.
+var errProviderTimeout = errors.New("provider timeout cap reached")
 
 // finishedAt stamps a completed measurement: now rounded up to a whole
 // second. Status timestamps have second resolution and the next measurement
@@ -143,6 +239,9 @@ func (r *Reconciler) resolveArgs(ctx context.Context, run *rampv1.AnalysisRun) (
 			var s corev1.Secret
 			if err := r.Secrets.Get(ctx, client.ObjectKey{Namespace: run.Namespace, Name: ref.Name}, &s); err != nil {
 				return args, fmt.Errorf("argument %q: secret %q: %w", a.Name, ref.Name, err)
+			}
+			if r.SecretSelector != nil && !r.SecretSelector.Matches(labels.Set(s.Labels)) {
+				return args, fmt.Errorf("argument %q: secret %q does not match the controller's --secret-label-selector", a.Name, ref.Name)
 			}
 			v, ok := s.Data[ref.Key]
 			if !ok {

@@ -11,8 +11,8 @@ import (
 
 // TestStatusPatchOfDeletedRun: a status write that finds the run gone (its
 // Rollout deleted it, the namespace went) ends the pass without an error
-// and forgets the run's finish times. Before the fix the NotFound was
-// returned.
+// and forgets the run's finish times, starting no measurement. Before the
+// fix the NotFound was returned.
 func TestStatusPatchOfDeletedRun(t *testing.T) {
 	env, r := newReconciler(t, jobRun(t))
 	env.FailAt(controllertest.Match{Verb: "patch", Kind: "AnalysisRun"}, 0,
@@ -27,6 +27,11 @@ func TestStatusPatchOfDeletedRun(t *testing.T) {
 	r.finishes.m.Range(func(any, any) bool { kept++; return true })
 	if kept != 0 {
 		t.Errorf("%d finish times kept for a deleted run", kept)
+	}
+	for _, w := range env.Log() {
+		if w.Kind == "Job" {
+			t.Errorf("a measurement of the run found deleted went on to %v", w)
+		}
 	}
 }
 
