@@ -138,9 +138,10 @@ func seqOf(status *rampv1.AnalysisRunStatus, metric string) int32 {
 // take runs one task through its provider and judges the result. The
 // provider's context ends after MaxProviderTimeout whatever the metric says.
 func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analysis.Task, in *rampv1.Measurement, args analysis.Args, now time.Time) rampv1.Measurement {
+	red := args.Redactor() // built once: every text below passes through it
 	metric, err := analysis.Substitute(t.Metric, args)
 	if err != nil {
-		return failed(in, now, err.Error())
+		return failed(in, now, red.Redact(err.Error()))
 	}
 	p, err := r.Providers.Get(provider.Name(metric.Provider))
 	if err != nil {
@@ -154,10 +155,14 @@ func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analys
 		if errors.Is(context.Cause(capped), errProviderTimeout) {
 			return failed(in, now, fmt.Sprintf("metric %q: measurement exceeded the %s cap on provider timeouts (--max-provider-timeout)", metric.Name, limit))
 		}
-		return failed(in, now, args.Redact(fmt.Sprintf("metric %q: %v", metric.Name, err)))
+		return failed(in, now, red.Redact(fmt.Sprintf("metric %q: %v", metric.Name, err)))
 	}
 	m := started(in, now)
-	m.Value, m.Message, m.Metadata = args.Redact(res.Display), args.Redact(res.Message), args.RedactMap(res.Metadata)
+	m.Value, m.Message = red.Redact(res.Display), red.Redact(res.Message)
+	m.Metadata = res.Metadata
+	for k, v := range m.Metadata {
+		m.Metadata[k] = red.Redact(v)
+	}
 	switch res.Phase {
 	case rampv1.AnalysisPhaseRunning:
 		m.Phase = rampv1.AnalysisPhaseRunning
@@ -168,7 +173,7 @@ func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analys
 		return m
 	case "":
 		if m.Phase, err = r.Evaluator.Evaluate(metric, res.Value); err != nil {
-			m.Phase, m.Message = rampv1.AnalysisPhaseError, args.Redact(err.Error())
+			m.Phase, m.Message = rampv1.AnalysisPhaseError, red.Redact(err.Error())
 		}
 	default:
 		m.Phase = res.Phase
