@@ -20,7 +20,9 @@ type counting struct {
 	n int
 }
 
-func (c *counting) Eventf(runtime.Object, runtime.Object, string, string, string, string, ...any) { c.n++ }
+func (c *counting) Eventf(runtime.Object, runtime.Object, string, string, string, string, ...any) {
+	c.n++
+}
 
 // TestEventGate: a flood of Events is admitted at the gate's rate after one
 // burst, never more (the goroutines client-go starts are bounded by it), and
