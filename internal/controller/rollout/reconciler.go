@@ -71,14 +71,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	now := r.Clock.Now()
 	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
-		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache
+		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache; its watch event wakes us (the requeue is a safety net)
 	}
 	w, err := r.observe(ctx, ro)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	if r.cacheBehind(ro, w, now) {
-		return ctrl.Result{RequeueAfter: expectationTTL}, nil // a ReplicaSet write of ours is on its way to the cache
+		return ctrl.Result{RequeueAfter: expectationTTL}, nil // a write of ours is on its way to the cache; its watch event wakes us
 	}
 	if w.collision {
 		return ctrl.Result{}, client.IgnoreNotFound(r.bumpCollisionCount(ctx, ro)) // the status update triggers the next pass
