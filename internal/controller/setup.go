@@ -42,7 +42,7 @@ func Setup(mgr ctrl.Manager, o Options) error {
 		return err
 	}
 	r := &rollout.Reconciler{Client: c, Recorder: metrics.CountingRecorder{EventRecorder: Recorder(mgr, rampv1.ControllerAgentName)}, Clock: clock.RealClock{},
-		Routers: routers}
+		Routers: routers, Live: mgr.GetAPIReader()}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
