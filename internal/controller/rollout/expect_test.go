@@ -57,18 +57,7 @@ func TestExpectations(t *testing.T) {
 // with no clock step; a write that changed nothing waits for nothing.
 func TestExpectationWaitEndsOnEvent(t *testing.T) {
 	ctx := context.Background()
-	replicas := int32(1)
-	ro := &rampv1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", UID: "web-uid"},
-		Spec: rampv1.RolloutSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1"}}}},
-			Strategy: rampv1.RolloutStrategy{Canary: &rampv1.CanaryStrategy{}}}}
-	var idx []controllertest.Index
-	for _, ix := range Indexes() {
-		idx = append(idx, controllertest.Index(ix))
-	}
-	env := controllertest.New(t, idx, ro)
-	r := &Reconciler{Client: env.Client, Recorder: env.Recorder, Clock: env.Clock}
+	env, r, ro := internalEnv(t, 1)
 	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ro)}
 	for range 2 { // the finalizer, the first ReplicaSet
 		if _, err := r.Reconcile(ctx, req); err != nil {
@@ -121,4 +110,20 @@ func TestExpectationWaitEndsOnEvent(t *testing.T) {
 	if e.stale(same.UID, same.ResourceVersion, env.Clock.Now()) {
 		t.Error("a write that changed nothing left an expectation: the pass would wait for an event that never comes")
 	}
+}
+
+// internalEnv is a reconciler on a fake API holding ns/web: a canary
+// Rollout of the given replicas without steps, for this package's own tests.
+func internalEnv(t *testing.T, replicas int32) (*controllertest.Env, *Reconciler, *rampv1.Rollout) {
+	ro := &rampv1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", UID: "web-uid"},
+		Spec: rampv1.RolloutSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx:1"}}}},
+			Strategy: rampv1.RolloutStrategy{Canary: &rampv1.CanaryStrategy{}}}}
+	var idx []controllertest.Index
+	for _, ix := range Indexes() {
+		idx = append(idx, controllertest.Index(ix))
+	}
+	env := controllertest.New(t, idx, ro)
+	return env, &Reconciler{Client: env.Client, Recorder: env.Recorder, Clock: env.Clock}, ro
 }
