@@ -30,6 +30,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/controller"
 	"github.com/ramp-rollouts/ramp/internal/controller/foreign"
+	"github.com/ramp-rollouts/ramp/internal/memlimit"
 	"github.com/ramp-rollouts/ramp/internal/metrics"
 )
 
@@ -97,6 +98,9 @@ func run(args []string) error {
 	if err := mgr.AddHealthzCheck("ping", func(*http.Request) error { return nil }); err != nil {
 		return err
 	}
+	if err := watchMemory(mgr); err != nil {
+		return err
+	}
 	synced := &cacheSync{cache: mgr.GetCache()}
 	if err := mgr.Add(synced); err != nil {
 		return err
@@ -106,6 +110,26 @@ func run(args []string) error {
 	}
 	log.Info("starting manager", "namespace", o.namespace, "instanceID", o.instanceID, "leaderElection", o.leaderElect)
 	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// watchMemory reads the container's memory limit from the cgroup, gives
+// 90 % of it to the Go runtime as its soft limit (unless GOMEMLIMIT is set)
+// and adds a watcher that warns when the controller's memory nears it
+// (docs/operations.md). Without a limit it does nothing; an unreadable one
+// is logged, never fatal.
+func watchMemory(mgr ctrl.Manager) error {
+	log := ctrl.Log.WithName("memory")
+	limit, err := memlimit.Limit("/sys/fs/cgroup")
+	if err != nil {
+		log.Error(err, "no memory warning")
+		return nil
+	}
+	if limit == 0 {
+		return nil
+	}
+	soft := memlimit.SetSoftLimit(limit)
+	log.Info("container memory limit", "limitMiB", limit>>20, "goSoftLimitMiB", soft>>20)
+	return mgr.Add(&memlimit.Watcher{Limit: limit, Log: log})
 }
 
 // cacheOptions restricts the informers to --namespace and, for the argoproj

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -15,6 +16,7 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	_ "github.com/ramp-rollouts/ramp/internal/builtin" // the routers and providers this build ships
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
+	"github.com/ramp-rollouts/ramp/internal/controller/eventgate"
 	"github.com/ramp-rollouts/ramp/internal/controller/experiment"
 	"github.com/ramp-rollouts/ramp/internal/controller/rollout"
 	"github.com/ramp-rollouts/ramp/internal/controller/writelog"
@@ -60,7 +62,7 @@ func Setup(mgr ctrl.Manager, o Options) error {
 		return err
 	}
 	r := &rollout.Reconciler{Client: c, Recorder: metrics.CountingRecorder{EventRecorder: Recorder(mgr, rampv1.ControllerAgentName)}, Clock: clock.RealClock{},
-		Routers: routers}
+		Routers: routers, Live: mgr.GetAPIReader()}
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
@@ -81,9 +83,26 @@ func Setup(mgr ctrl.Manager, o Options) error {
 }
 
 // Recorder is the manager's Event recorder for source component name, each
-// Event logged at V(1) (writelog).
+// Event logged at V(1) (writelog), behind the manager's one event gate
+// (eventgate): Events beyond the Events client's rate are dropped and
+// counted rather than each held in a goroutine until the client may send it.
 func Recorder(mgr ctrl.Manager, name string) events.EventRecorder {
-	return writelog.Recorder(mgr.GetEventRecorder(name), mgr.GetLogger().WithName("events"))
+	l := mgr.GetLogger().WithName("events")
+	return gateOf(mgr).Recorder(writelog.Recorder(mgr.GetEventRecorder(name), l), l)
+}
+
+// gates holds the event gate of each manager: all its recorders share one
+// Events client, and so one rate.
+var gates sync.Map // ctrl.Manager -> *eventgate.Gate
+
+func gateOf(mgr ctrl.Manager) *eventgate.Gate {
+	if g, ok := gates.Load(mgr); ok {
+		return g.(*eventgate.Gate)
+	}
+	// controller-runtime builds the Events client from the manager's
+	// config: its QPS is the rate the client sends Events at.
+	g, _ := gates.LoadOrStore(mgr, eventgate.New(float64(mgr.GetConfig().QPS), clock.RealClock{}))
+	return g.(*eventgate.Gate)
 }
 
 // Routers builds the traffic routers of this build (each router package

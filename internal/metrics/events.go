@@ -23,3 +23,14 @@ func (c CountingRecorder) Eventf(regarding, related runtime.Object, eventtype, r
 	}
 	c.EventRecorder.Eventf(regarding, related, eventtype, reason, action, note, args...)
 }
+
+// EventsDropped is ramp_events_dropped_total.
+var EventsDropped = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ramp_events_dropped_total",
+	Help: "Events not recorded because they came faster than the Events client's rate (by Event reason)"}, []string{"reason"})
+
+// EventDropped counts an Event of this reason dropped before recording
+// (internal/controller/eventgate). Reasons are the constants of Ramp's
+// code, so the series stay few.
+func EventDropped(reason string) {
+	EventsDropped.WithLabelValues(reason).Inc()
+}

@@ -17,7 +17,7 @@ func version() string {
 
 // Register adds every family to reg, the gauges read from cache.
 func Register(reg prometheus.Registerer, cache client.Reader) error {
-	cs := []prometheus.Collector{&Objects{Cache: cache}, eventsTotal, requests, decisions, pauseOvershoot,
+	cs := []prometheus.Collector{&Objects{Cache: cache}, eventsTotal, EventsDropped, requests, decisions, pauseOvershoot,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "argo_rollouts_controller_info", Help: "Running Argo-rollouts version",
 			ConstLabels: prometheus.Labels{"version": version()}}, func() float64 { return 1 })}
 	for _, k := range []Kind{Rollouts, AnalysisRuns, Experiments} {

@@ -82,7 +82,9 @@ func (r *base) pausedCondition(paused bool) {
 // progressDeadline refreshes Progressing whenever the rollout moved and
 // declares ProgressDeadlineExceeded after progressDeadlineSeconds without
 // movement. Paused time does not count: pausing replaces the condition, and
-// resuming starts a fresh window.
+// resuming starts a fresh window. Movement is the status changing in this
+// pass or, when the reconciler read it (Input.Progressed), a pod of the new
+// ReplicaSet becoming ready since the condition was last updated.
 func (r *base) progressDeadline(rsName string) {
 	s, old, now := &r.s, &r.ro.Status, r.in.Now
 	prev := findCondition(old, rampv1.RolloutProgressing)
@@ -97,6 +99,17 @@ func (r *base) progressDeadline(rsName string) {
 	if moved {
 		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
 			fmt.Sprintf(rampv1.RolloutMessageProgressing, r.ro.Name), now, true)
+	}
+	p := r.in.Progressed
+	if p.After(now) {
+		p = now
+	}
+	if !moved && !exceeded && p.Truncate(time.Second).After(findCondition(s, rampv1.RolloutProgressing).LastUpdateTime.Time) {
+		// progress the status does not show yet: the window restarts when
+		// it happened (a kubelet clock ahead of ours counts as now), as a
+		// pass on time would have restarted it
+		setCondition(s, rampv1.RolloutProgressing, corev1.ConditionTrue, rampv1.RolloutReasonReplicaSetUpdated,
+			fmt.Sprintf(rampv1.RolloutMessageProgressing, r.ro.Name), p, true)
 	}
 	deadline := rampv1.SaturatingSeconds(int64(r.ro.ProgressDeadlineSeconds()))
 	last := findCondition(s, rampv1.RolloutProgressing).LastUpdateTime.Time
@@ -179,4 +192,16 @@ func (r *base) abortMessage(rev int64) string {
 		msg += ": " + d
 	}
 	return msg
+}
+
+// ProgressDeadlineFired reports whether a pass declares the progress
+// deadline exceeded now (it was not before): the reconciler then reads the
+// new ReplicaSet's pod readiness live and plans again with Input.Progressed
+// before it writes.
+func ProgressDeadlineFired(before, after *rampv1.RolloutStatus) bool {
+	exceeded := func(s *rampv1.RolloutStatus) bool {
+		c := findCondition(s, rampv1.RolloutProgressing)
+		return c != nil && c.Reason == rampv1.RolloutReasonProgressDeadlineExceeded
+	}
+	return exceeded(after) && !exceeded(before)
 }

@@ -60,6 +60,14 @@ type Input struct {
 	HPAs []string
 	// Now is the current time; plans never read the clock themselves.
 	Now time.Time
+	// Progressed, when set, is the latest progress the world shows that the
+	// Rollout's status may not: the latest Ready transition among the new
+	// ReplicaSet's ready pods, read live by the reconciler before it lets a
+	// progress deadline fire (ProgressDeadlineFired). The deadline is judged
+	// from it when later than the Progressing condition's lastUpdateTime,
+	// so a pass that comes late (a backed-up queue, a lagging cache) never
+	// declares a deadline that a pass on time would not have.
+	Progressed time.Time
 }
 
 // Traffic is the route a Rollout's routers were last asked to hold and

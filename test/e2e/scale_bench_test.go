@@ -21,8 +21,16 @@ import (
 // Rollouts (2 replicas, steps 50/100): the controller's memory (RSS from
 // /proc) and API writes per Rollout, to
 // Healthy and through one update. Prints figures; asserts no timing.
+// RAMP_BENCH_ROLLOUTS sets how many (200 by default; docs/operations.md's
+// measured figures come from it).
 func BenchmarkManyRollouts(b *testing.B) {
-	const n = 200
+	n := 200
+	if v := os.Getenv("RAMP_BENCH_ROLLOUTS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
+			b.Fatalf("RAMP_BENCH_ROLLOUTS=%q: want a positive number of Rollouts", v)
+		}
+	}
 	ns := namespace(b, "scale")
 	p := ownController(b, ns, ns)
 	ctx := context.Background()
@@ -41,7 +49,7 @@ func BenchmarkManyRollouts(b *testing.B) {
 		}
 	}
 	waitAll := func(what string, done func(*rampv1.Rollout) bool) time.Duration {
-		eventually(b, 5*time.Minute, what, func() error {
+		eventually(b, time.Duration(max(5, n/100))*time.Minute, what, func() error {
 			var list rampv1.RolloutList
 			if err := env.client.List(ctx, &list, client.InNamespace(ns)); err != nil {
 				return err
@@ -73,28 +81,35 @@ func BenchmarkManyRollouts(b *testing.B) {
 	after := restRequests(b, p)
 	w1, r1 := requestDelta(before, mid)
 	w2, r2 := requestDelta(mid, after)
-	memAfter := memory(b, p)
+	memAfter, memPeak := memory(b, p), procStatus(b, p, "VmHWM:")
+	per := float64(n)
 	b.Logf("%d rollouts: all Healthy %s after creation, %.1f writes each and %.0f reads in all; one update of all: %s, %.1f writes each and %.0f reads in all (watch renewals)",
-		n, created.Round(time.Millisecond), w1/n, r1, updated.Round(time.Millisecond), w2/n, r2)
-	b.Logf("controller RSS: %.0f MiB idle, %.0f MiB with %d rollouts (+%d ReplicaSets, %d pods), %.0f MiB after the update",
-		idle, memHealthy, n, n, 2*n, memAfter)
-	b.ReportMetric(w2/n, "writes/update")
+		n, created.Round(time.Millisecond), w1/per, r1, updated.Round(time.Millisecond), w2/per, r2)
+	b.Logf("controller RSS: %.0f MiB idle, %.0f MiB with %d rollouts (+%d ReplicaSets, %d pods), %.0f MiB after the update, %.0f MiB peak (VmHWM)",
+		idle, memHealthy, n, n, 2*n, memAfter, memPeak)
+	b.ReportMetric(w2/per, "writes/update")
 	b.ReportMetric(memAfter, "MiB-RSS")
 }
 
 // memory is the controller process's resident set size in MiB (VmRSS).
 func memory(b *testing.B, p *controllerProcess) float64 {
 	b.Helper()
+	return procStatus(b, p, "VmRSS:")
+}
+
+// procStatus is a kB field of the controller process's /proc status, in MiB.
+func procStatus(b *testing.B, p *controllerProcess, field string) float64 {
+	b.Helper()
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
 			kb, _ := strconv.ParseFloat(f[1], 64)
 			return kb / 1024
 		}
 	}
-	b.Fatal("no VmRSS in /proc status")
+	b.Fatalf("no %s in /proc status", field)
 	return 0
 }

@@ -5,12 +5,20 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // expectationTTL bounds how long a pass waits for the cache to show our
-// write. A patch that changed nothing leaves the resourceVersion as it was,
-// so the wait must end on its own.
-const expectationTTL = 5 * time.Second
+// write, and is when a waiting pass asks to run again. It is a safety net,
+// not a poll: the watch event that brings our write to the cache (a
+// Rollout, ReplicaSet or AnalysisRun update, which SetupWithManager's For
+// and Owns watches enqueue the Rollout on) wakes the Rollout at once. A
+// patch that changed nothing brings no event, so wroteObj records none.
+// Under load the cache may lag by many seconds; a short TTL would then let
+// passes plan from the stale cache (repeating writes, losing them to
+// conflicts) and a short requeue would multiply passes: issue 24 measured
+// 80 % of 101k passes ending in a 5 s requeue during a mass update.
+const expectationTTL = 30 * time.Second
 
 type expected struct {
 	value string
@@ -46,6 +54,16 @@ func (e *expectations) wrote(uid types.UID, rv string, now time.Time) {
 		}
 	}
 	e.before[uid] = expected{rv, now}
+}
+
+// wroteObj records a write to obj whose cached resourceVersion was before,
+// unless the write changed nothing (the API server kept the version): no
+// watch event would then end the wait.
+func (e *expectations) wroteObj(obj client.Object, before string, now time.Time) {
+	if obj.GetResourceVersion() == before {
+		return
+	}
+	e.wrote(obj.GetUID(), before, now)
 }
 
 // createdRS records that rollout uid created the named ReplicaSet.

@@ -4,9 +4,7 @@ import (
 	"context"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -20,18 +18,7 @@ import (
 // in the cache are forgotten. Before the fix the pass returned the
 // NotFound (logged at ERROR with a stack trace) and kept the expectations.
 func TestStatusPatchOfDeletedRollout(t *testing.T) {
-	three := int32(3)
-	ro := &rampv1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", UID: "web-uid"},
-		Spec: rampv1.RolloutSpec{Replicas: &three, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}},
-			Strategy: rampv1.RolloutStrategy{Canary: &rampv1.CanaryStrategy{}}}}
-	var idx []controllertest.Index
-	for _, ix := range Indexes() {
-		idx = append(idx, controllertest.Index(ix))
-	}
-	env := controllertest.New(t, idx, ro)
-	r := &Reconciler{Client: env.Client, Recorder: env.Recorder, Clock: env.Clock}
+	env, r, ro := internalEnv(t, 3)
 	env.FailAt(controllertest.Match{Verb: "patch status", Kind: "Rollout"}, 0, apierrors.NewNotFound(rampv1.GroupVersion.WithResource("rollouts").GroupResource(), "web"))
 	_, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ro)})
 	if err != nil {

@@ -31,6 +31,9 @@ type Reconciler struct {
 	Clock    clock.PassiveClock
 	// Routers are the traffic routers by trafficRouting key.
 	Routers *registry.Registry[traffic.Router]
+	// Live reads from the API server, not the cache: only the pod readiness
+	// a pass about to declare the progress deadline checks (nil: Client).
+	Live client.Reader
 
 	// routes remembers, by Rollout UID, the route the routers were last
 	// asked to hold and whether it was read back (plan.Traffic). After a
@@ -71,14 +74,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	now := r.Clock.Now()
 	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
-		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache
+		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache; its watch event wakes us (the requeue is a safety net)
 	}
 	w, err := r.observe(ctx, ro)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	if r.cacheBehind(ro, w, now) {
-		return ctrl.Result{RequeueAfter: expectationTTL}, nil // a ReplicaSet write of ours is on its way to the cache
+		return ctrl.Result{RequeueAfter: expectationTTL}, nil // a write of ours is on its way to the cache; its watch event wakes us
 	}
 	if w.collision {
 		return ctrl.Result{}, client.IgnoreNotFound(r.bumpCollisionCount(ctx, ro)) // the status update triggers the next pass
@@ -87,6 +90,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	in := w.input(ro, now)
 	in.Traffic = r.heldRoute(ro)
 	out := strategy(in)
+	if plan.ProgressDeadlineFired(&ro.Status, &out.Status) { // judged on fresh readiness, not on a late pass's cache
+		if in.Progressed, err = r.lastReady(ctx, ro, w); err != nil {
+			return ctrl.Result{}, err
+		}
+		out = strategy(in)
+	}
 	metrics.Decided("rollout")
 	if out.Route != nil && w.invalid == "" {
 		if out, err = r.route(ctx, ro, strategy, in, out); err != nil {
