@@ -30,7 +30,11 @@ type calls struct {
 
 func (c *calls) add(s string) { c.mu.Lock(); c.log = append(c.log, s); c.mu.Unlock() }
 
-func (c *calls) all() []string { c.mu.Lock(); defer c.mu.Unlock(); return append([]string(nil), c.log...) }
+func (c *calls) all() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.log...)
+}
 
 func (c *calls) client(in client.WithWatch) client.WithWatch {
 	return interceptor.NewClient(in, interceptor.Funcs{
