@@ -51,6 +51,18 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		{"create", "ingresses.networking.k8s.io", "team-a", "yes"}, // the NGINX canary Ingress
 		{"patch", "ingresses.networking.k8s.io", "team-a", "no"},
 		{"delete", "virtualservices.networking.istio.io", "team-a", "no"},
+		// Ramp's own objects are written with patch only (issue 24 §3): the
+		// update verbs, /scale and deleting Experiments are not granted.
+		{"update", "services", "team-a", "no"},
+		{"update", "replicasets.apps", "team-a", "no"},
+		{"update", "rollouts.argoproj.io", "team-a", "no"},
+		{"update", "rollouts.argoproj.io/status", "team-a", "no"},
+		{"get", "rollouts.argoproj.io/scale", "team-a", "no"},
+		{"update", "rollouts.argoproj.io/scale", "team-a", "no"},
+		{"patch", "rollouts.argoproj.io/scale", "team-a", "no"},
+		{"update", "experiments.argoproj.io", "team-a", "no"},
+		{"delete", "experiments.argoproj.io", "team-a", "no"},
+		{"patch", "experiments.argoproj.io", "team-a", "yes"},
 	} {
 		out, _, _ := kubectl(t, "", "auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount)
 		if got := strings.TrimSpace(out); got != tc.want {

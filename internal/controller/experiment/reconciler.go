@@ -59,7 +59,7 @@ type Reconciler struct {
 	created sync.Map
 }
 
-// +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;patch
 
 // Reconcile reads the world, plans and writes the difference.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
