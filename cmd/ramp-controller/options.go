@@ -22,6 +22,10 @@ type options struct {
 	logLevel                string
 	qps                     float64
 	burst                   int
+
+	// Authenticated metrics (issue 24 §3).
+	metricsSecure  bool
+	metricsCertDir string
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -37,8 +41,13 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info or error")
 	fs.Float64Var(&o.qps, "kube-api-qps", 40, "queries per second to the API server")
 	fs.IntVar(&o.burst, "kube-api-burst", 80, "burst of queries to the API server")
+	fs.BoolVar(&o.metricsSecure, "metrics-secure", false, "serve /metrics over HTTPS, each scrape authenticated by the API server (TokenReview) and authorized for get on /metrics (SubjectAccessReview); needs the RBAC of config/secure-metrics")
+	fs.StringVar(&o.metricsCertDir, "metrics-cert-dir", "", "directory holding tls.crt and tls.key for --metrics-secure (default: a self-signed certificate made at start)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.metricsCertDir != "" && !o.metricsSecure {
+		return o, fmt.Errorf("--metrics-cert-dir needs --metrics-secure (plain HTTP uses no certificate)")
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return o, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)

@@ -38,6 +38,7 @@ func TestParseOptions(t *testing.T) {
 			return ""
 		}},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
+		{name: "metrics certificate without --metrics-secure", args: []string{"--metrics-cert-dir", "/certs"}, wantErr: "--metrics-cert-dir needs --metrics-secure"},
 		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
