@@ -54,3 +54,9 @@ func RunReuse(run *rampv1.AnalysisRun, owner types.UID, want string) string {
 	}
 	return ""
 }
+
+// NotReusedMessage is the Warning Event (rampv1.RunNotReusedReason) on a
+// Rollout or Experiment about a run RunReuse refused.
+func NotReusedMessage(run, why string) string {
+	return fmt.Sprintf("AnalysisRun %s is not reused: %s; a new run is started and its verdict is not used", run, why)
+}

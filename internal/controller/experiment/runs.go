@@ -174,6 +174,6 @@ func (w *world) notReuse(name, why string) {
 func (r *Reconciler) reportNotReused(ex *rampv1.Experiment, w *world) {
 	for _, name := range slices.Sorted(maps.Keys(w.notReused)) {
 		r.Recorder.Eventf(ex, nil, corev1.EventTypeWarning, rampv1.RunNotReusedReason, "Create",
-			"%s", fmt.Sprintf("AnalysisRun %s is not reused: %s; a new run is started and its verdict is not used", name, w.notReused[name]))
+			"%s", plan.NotReusedMessage(name, w.notReused[name]))
 	}
 }

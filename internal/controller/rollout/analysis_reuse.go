@@ -3,7 +3,6 @@ package rollout
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -96,6 +95,6 @@ func (w *world) notReuse(name, why string) {
 func (r *Reconciler) reportNotReused(ro *rampv1.Rollout, w *world) {
 	for _, name := range slices.Sorted(maps.Keys(w.notReused)) {
 		r.Recorder.Eventf(ro, nil, corev1.EventTypeWarning, rampv1.RunNotReusedReason, "Create",
-			"%s", fmt.Sprintf("AnalysisRun %s is not reused: %s; a new run is started and its verdict is not used", name, w.notReused[name]))
+			"%s", plan.NotReusedMessage(name, w.notReused[name]))
 	}
 }
