@@ -64,7 +64,12 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		{"delete", "experiments.argoproj.io", "team-a", "no"},
 		{"patch", "experiments.argoproj.io", "team-a", "yes"},
 	} {
-		out, _, _ := kubectl(t, "", "auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount)
+		args := []string{"auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount}
+		if res, sub, ok := strings.Cut(tc.resource, "/"); ok { // can-i reads TYPE/NAME as an object's name
+			args[3] = res
+			args = append(args, "--subresource", sub)
+		}
+		out, _, _ := kubectl(t, "", args...)
 		if got := strings.TrimSpace(out); got != tc.want {
 			t.Errorf("can %s %s in %s: %q, want %q", tc.verb, tc.resource, tc.ns, got, tc.want)
 		}
