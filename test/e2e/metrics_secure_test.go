@@ -29,7 +29,7 @@ func TestMetricsSecure(t *testing.T) {
 		{"create", "clusterrole", "metrics-secure-reader", "--verb=get", "--non-resource-url=/metrics"},
 		{"create", "clusterrolebinding", "metrics-secure-reader", "--clusterrole=metrics-secure-reader", "--serviceaccount=" + ns + ":scraper"},
 	} {
-		if _, stderr, err := kubectl(t, "", args...); err != nil && !strings.Contains(stderr, "AlreadyExists") {
+		if _, stderr, err := kubectl(t, "", args...); err != nil && !strings.Contains(stderr, "already exists") {
 			t.Fatalf("kubectl %v: %v\n%s", args, err, stderr)
 		}
 	}
