@@ -83,3 +83,17 @@ const (
 // ControllerAgentName is the source component of the Events the controller
 // records (upstream's name, which users' event filters match).
 const ControllerAgentName = "rollouts-controller"
+
+// Keys of Ramp's own (upstream has no counterpart).
+const (
+	// RunSpecHashAnnotation is, on an AnalysisRun a Rollout or Experiment
+	// created, the hash of the spec it was created with
+	// (plan.RunSpecHash). A run is taken up again (a pass whose status
+	// write was lost) only if its controller is that owner and both this
+	// annotation and its stored spec hash to what the owner would create.
+	RunSpecHashAnnotation = "rollout.ramp.dev/spec-hash"
+	// RunNotReusedReason is the Warning Event on a Rollout or Experiment
+	// when an existing AnalysisRun of the name or role it wanted is not
+	// taken up (RunReuse says why) and a new run is started instead.
+	RunNotReusedReason = "AnalysisRunNotReused"
+)

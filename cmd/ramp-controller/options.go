@@ -37,6 +37,10 @@ type options struct {
 	conditionBudget            time.Duration
 	secretLabelSelector        string
 	secretSelector             labels.Selector // parsed secretLabelSelector; nil when unset
+
+	// Authenticated metrics (issue 24 §3).
+	metricsSecure  bool
+	metricsCertDir string
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -60,6 +64,8 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.DurationVar(&o.maxProviderTimeout, "max-provider-timeout", analysisrun.DefaultMaxProviderTimeout, "deadline of every measurement, whatever the metric's own timeout says (the smaller wins)")
 	fs.DurationVar(&o.conditionBudget, "condition-evaluation-budget", analysis.DefaultConditionBudget, "time one successCondition/failureCondition evaluation may take; an overrun is an Error measurement")
 	fs.StringVar(&o.secretLabelSelector, "secret-label-selector", "", "when set, secretKeyRef arguments may read only Secrets whose labels match this selector")
+	fs.BoolVar(&o.metricsSecure, "metrics-secure", false, "serve /metrics over HTTPS, each scrape authenticated by the API server (TokenReview) and authorized for get on /metrics (SubjectAccessReview); needs the RBAC of config/secure-metrics")
+	fs.StringVar(&o.metricsCertDir, "metrics-cert-dir", "", "directory holding tls.crt and tls.key for --metrics-secure (default: a self-signed certificate made at start)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -69,6 +75,9 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	var err error
 	if o.providerHostAllowlist, err = provider.ParseHostAllowlist(*allowlist); err != nil {
 		return o, err
+	}
+	if o.metricsCertDir != "" && !o.metricsSecure {
+		return o, fmt.Errorf("--metrics-cert-dir needs --metrics-secure (plain HTTP uses no certificate)")
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return o, fmt.Errorf("--log-format must be text or json, not %q", o.logFormat)

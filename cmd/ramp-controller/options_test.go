@@ -61,6 +61,7 @@ func TestParseOptions(t *testing.T) {
 		{name: "allow-list with an empty entry", args: []string{"--provider-host-allowlist", "a,,b"},
 			wantErr: `--provider-host-allowlist: empty entry in "a,,b"`},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
+		{name: "metrics certificate without --metrics-secure", args: []string{"--metrics-cert-dir", "/certs"}, wantErr: "--metrics-cert-dir needs --metrics-secure"},
 		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},
 		{name: "analysis bounds default", check: func(o options) string {
 			if o.maxMeasurementsPerProvider != 20 || o.maxProviderTimeout != time.Minute || o.conditionBudget != time.Second || o.secretSelector != nil {

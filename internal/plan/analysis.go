@@ -33,6 +33,10 @@ type Run struct {
 	Terminating bool      // spec.terminate is set
 	Created     time.Time // .metadata.creationTimestamp
 	Deleting    bool      // .metadata.deletionTimestamp is set
+	// NotReused: the reconciler found that this run, though it looks like
+	// one of this revision's, is not the Rollout's to take up (RunReuse:
+	// not its controller, or another spec). Never taken up as unrecorded.
+	NotReused bool
 }
 
 // RunStart asks the reconciler to create an AnalysisRun for NewHash.
@@ -87,7 +91,7 @@ func (r *base) ensureRun(ref *rampv1.RolloutAnalysisRunStatus, t RunType, step *
 func (r *base) unrecorded(t RunType, step *int32) *Run {
 	for _, name := range slices.Sorted(maps.Keys(r.in.Runs)) {
 		run := r.in.Runs[name]
-		if run.Hash != r.in.NewHash || run.Type != t || run.Phase.Completed() || run.Terminating || run.Deleting {
+		if run.Hash != r.in.NewHash || run.Type != t || run.Phase.Completed() || run.Terminating || run.Deleting || run.NotReused {
 			continue
 		}
 		if (step == nil) != (run.StepIndex == nil) || (step != nil && *step != *run.StepIndex) {

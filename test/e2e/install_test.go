@@ -51,8 +51,26 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		{"create", "ingresses.networking.k8s.io", "team-a", "yes"}, // the NGINX canary Ingress
 		{"patch", "ingresses.networking.k8s.io", "team-a", "no"},
 		{"delete", "virtualservices.networking.istio.io", "team-a", "no"},
+		// Ramp's own objects are written with patch only (issue 24 §3): the
+		// update verbs, /scale and deleting Experiments are not granted.
+		{"update", "services", "team-a", "no"},
+		{"update", "replicasets.apps", "team-a", "no"},
+		{"update", "rollouts.argoproj.io", "team-a", "no"},
+		{"update", "rollouts.argoproj.io/status", "team-a", "no"},
+		{"get", "rollouts.argoproj.io/scale", "team-a", "no"},
+		{"update", "rollouts.argoproj.io/scale", "team-a", "no"},
+		{"patch", "rollouts.argoproj.io/scale", "team-a", "no"},
+		{"update", "experiments.argoproj.io", "team-a", "no"},
+		{"update", "analysisruns.argoproj.io", "team-a", "no"},
+		{"delete", "experiments.argoproj.io", "team-a", "no"},
+		{"patch", "experiments.argoproj.io", "team-a", "yes"},
 	} {
-		out, _, _ := kubectl(t, "", "auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount)
+		args := []string{"auth", "can-i", tc.verb, tc.resource, "-n", tc.ns, "--as", serviceAccount}
+		if res, sub, ok := strings.Cut(tc.resource, "/"); ok { // can-i reads TYPE/NAME as an object's name
+			args[3] = res
+			args = append(args, "--subresource", sub)
+		}
+		out, _, _ := kubectl(t, "", args...)
 		if got := strings.TrimSpace(out); got != tc.want {
 			t.Errorf("can %s %s in %s: %q, want %q", tc.verb, tc.resource, tc.ns, got, tc.want)
 		}

@@ -73,7 +73,7 @@ func (r *Reconciler) providerTimeout() time.Duration {
 	return DefaultMaxProviderTimeout
 }
 
-// +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get
 
 // Reconcile records the finished measurements of one run, assesses it,

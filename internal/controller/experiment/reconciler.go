@@ -59,7 +59,7 @@ type Reconciler struct {
 	created sync.Map
 }
 
-// +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;patch
 
 // Reconcile reads the world, plans and writes the difference.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -100,6 +100,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 	}
 	outcome.Record(r.Recorder, ex, out.Events)
+	r.reportNotReused(ex, w)
 	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
 }
 
@@ -115,6 +116,9 @@ type world struct {
 	specs    map[string]rampv1.AnalysisRunSpec // analysis name -> run spec, resolved when valid
 	// services are the templates' Services, by template name.
 	services map[string]*corev1.Service
+	// notReused are runs (by name) this Experiment must not take up as its
+	// own, with the reason (unrecordedRuns, startRun): reported as Events.
+	notReused map[string]string
 }
 
 func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world, error) {
@@ -144,7 +148,7 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 			w.runNames[ar.Name] = true
 		}
 	}
-	currentRuns(ex, owned, w.runs)
+	recordedRuns(ex, owned, w.runs)
 	for _, t := range ex.Spec.Templates {
 		w.hashes[t.Name] = templateHash(ex, t)
 	}
@@ -155,6 +159,7 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 		w.invalid = msg
 	}
 	if w.invalid != "" || ex.Status.Phase.Completed() {
+		unrecordedRuns(ex, owned, w.runs, nil) // only to be stopped: no verdict of theirs is used
 		return w, nil
 	}
 	for i, a := range ex.Spec.Analyses {
@@ -171,6 +176,11 @@ func (r *Reconciler) observe(ctx context.Context, ex *rampv1.Experiment) (*world
 		}
 		w.specs[a.Name] = spec
 	}
+	want := map[string]string{}
+	for name, spec := range w.specs {
+		want[name] = plan.RunSpecHash(spec)
+	}
+	w.notReused = unrecordedRuns(ex, owned, w.runs, want)
 	return w, nil
 }
 
@@ -257,12 +267,8 @@ func templateHash(ex *rampv1.Experiment, t rampv1.TemplateSpec) string {
 	return plan.TemplateHash(tmpl, nil)
 }
 
-// currentRuns picks each analysis's run: the one its status names, else
-// (no record: a new Experiment, or one the plugin's retry reset) a run of
-// its name, <experiment>-<analysis>[.N], that has not completed (as
-// upstream, a completed run is never taken up again: a retry starts a new
-// one).
-func currentRuns(ex *rampv1.Experiment, owned []*rampv1.AnalysisRun, out map[string]*rampv1.AnalysisRun) {
+// recordedRuns picks each analysis's run that its status names.
+func recordedRuns(ex *rampv1.Experiment, owned []*rampv1.AnalysisRun, out map[string]*rampv1.AnalysisRun) {
 	byName := map[string]*rampv1.AnalysisRun{}
 	for _, ar := range owned {
 		byName[ar.Name] = ar
@@ -273,15 +279,39 @@ func currentRuns(ex *rampv1.Experiment, owned []*rampv1.AnalysisRun, out map[str
 				out[a.Name] = byName[st.AnalysisRun]
 			}
 		}
+	}
+}
+
+// unrecordedRuns picks the run of each analysis recordedRuns found none
+// for (a new Experiment, one the plugin's retry reset, or a pass whose
+// status write was lost): a run of its name, <experiment>-<analysis>[.N],
+// that has not completed (as upstream, a completed run is never taken up
+// again: a retry starts a new one) and, when want (analysis -> spec hash)
+// is given, that the Experiment may take up as its own (plan.RunReuse).
+// It returns the runs it did not take up for that reason, with why.
+func unrecordedRuns(ex *rampv1.Experiment, owned []*rampv1.AnalysisRun, out map[string]*rampv1.AnalysisRun, want map[string]string) map[string]string {
+	var notReused map[string]string
+	for _, a := range ex.Spec.Analyses {
 		if out[a.Name] != nil {
 			continue
 		}
 		for _, ar := range owned {
-			if analysisOf(ex, ar) == a.Name && !ar.Status.Phase.Completed() {
-				out[a.Name] = ar
+			if analysisOf(ex, ar) != a.Name || ar.Status.Phase.Completed() {
+				continue
 			}
+			if want != nil {
+				if why := plan.RunReuse(ar, ex.UID, want[a.Name]); why != "" {
+					if notReused == nil {
+						notReused = map[string]string{}
+					}
+					notReused[ar.Name] = why
+					continue
+				}
+			}
+			out[a.Name] = ar
 		}
 	}
+	return notReused
 }
 
 // analysisOf is the analysis a run is for: its legacy label, or its name
@@ -382,14 +412,14 @@ func (r *Reconciler) apply(ctx context.Context, ex *rampv1.Experiment, w *world,
 		if !ok {
 			continue
 		}
-		run := newRun(ex, freeRunName(ex, name, w.runNames), spec)
-		if err := r.Client.Create(ctx, run); client.IgnoreAlreadyExists(err) != nil {
-			return fmt.Errorf("create AnalysisRun for analysis %q: %w", name, err)
+		run, err := r.startRun(ctx, ex, w, name, spec)
+		if err != nil {
+			return err
 		}
-		r.created.Store(createdKey(ex, name), run.Name)
+		r.created.Store(createdKey(ex, name), run)
 		// recorded at once, as upstream: the next pass finds it by this
 		// record even if it has completed by then
-		out.Status.AnalysisRuns = append(out.Status.AnalysisRuns, rampv1.ExperimentAnalysisRunStatus{Name: name, AnalysisRun: run.Name, Phase: rampv1.AnalysisPhasePending})
+		out.Status.AnalysisRuns = append(out.Status.AnalysisRuns, rampv1.ExperimentAnalysisRunStatus{Name: name, AnalysisRun: run, Phase: rampv1.AnalysisPhasePending})
 	}
 	for _, name := range out.Terminate {
 		if ar := w.runs[name]; ar != nil && !ar.Spec.Terminate {

@@ -27,12 +27,12 @@ func (r *Reconciler) ownedRuns(ctx context.Context, ro *rampv1.Rollout) ([]*ramp
 	return runs, nil
 }
 
-func toPlanRuns(runs []*rampv1.AnalysisRun) map[string]plan.Run {
+func toPlanRuns(runs []*rampv1.AnalysisRun, notReused map[string]string) map[string]plan.Run {
 	out := make(map[string]plan.Run, len(runs))
 	for _, ar := range runs {
 		run := plan.Run{Name: ar.Name, Type: plan.RunType(ar.Labels[rampv1.RolloutTypeLabel]), Hash: ar.Labels[rampv1.DefaultRolloutUniqueLabelKey],
 			Phase: ar.Status.Phase, Message: ar.Status.Message, Terminating: ar.Spec.Terminate,
-			Created: ar.CreationTimestamp.Time, Deleting: ar.DeletionTimestamp != nil}
+			Created: ar.CreationTimestamp.Time, Deleting: ar.DeletionTimestamp != nil, NotReused: notReused[ar.Name] != ""}
 		if v, err := strconv.ParseInt(ar.Labels[rampv1.RolloutCanaryStepIndexLabel], 10, 32); err == nil {
 			step := int32(v)
 			run.StepIndex = &step
@@ -94,7 +94,9 @@ func (r *Reconciler) applyRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 	if w.invalid != "" {
 		return nil
 	}
-	if err := r.startRuns(ctx, ro, w, out); err != nil {
+	err := r.startRuns(ctx, ro, w, out)
+	r.reportNotReused(ro, w)
+	if err != nil {
 		return err
 	}
 	if err := r.terminateRuns(ctx, w, out.TerminateRuns); err != nil {
@@ -117,7 +119,7 @@ func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 		if err != nil {
 			return fmt.Errorf("rollout %s/%s: %w", ro.Namespace, ro.Name, err)
 		}
-		name, err := r.createRun(ctx, newRun(ro, w.hash, w.revision, start, spec))
+		name, err := r.createRun(ctx, ro, w, newRun(ro, w.hash, w.revision, start, spec))
 		if err != nil {
 			return err
 		}
@@ -128,10 +130,17 @@ func (r *Reconciler) startRuns(ctx context.Context, ro *rampv1.Rollout, w *world
 }
 
 // createRun creates ar; when its name is taken by a run of the same role
-// that is still running (ours, created by a pass whose status write did not
-// land), that run is reused; otherwise ".1", ".2", ... is appended (a retry).
-func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (string, error) {
-	free := func(string) nameUse { return nameFree }
+// that is still running and is this Rollout's to take up (created by a pass
+// whose status write did not land: plan.RunReuse), that run is reused;
+// otherwise ".1", ".2", ... is appended (a retry). A running run of the
+// name that is not taken up is reported (w.notReused).
+func (r *Reconciler) createRun(ctx context.Context, ro *rampv1.Rollout, w *world, ar *rampv1.AnalysisRun) (string, error) {
+	free := func(name string) nameUse {
+		if _, bad := w.notReused[name]; bad {
+			return nameSpent
+		}
+		return nameFree
+	}
 	taken := func(ctx context.Context, name string) (nameUse, error) {
 		var old rampv1.AnalysisRun
 		switch err := r.Client.Get(ctx, client.ObjectKey{Namespace: ar.Namespace, Name: name}, &old); {
@@ -139,8 +148,16 @@ func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (str
 			return nameSpent, nil // gone since: its name goes to a later try
 		case err != nil:
 			return 0, fmt.Errorf("read analysisrun %s: %w", name, err)
-		case sameRole(&old, ar) && !old.Status.Phase.Completed() && !old.Spec.Terminate:
-			return nameOurs, nil
+		case old.Status.Phase.Completed() || old.Spec.Terminate || old.DeletionTimestamp != nil:
+			return nameSpent, nil // an earlier try's
+		case !sameRole(&old, ar):
+			w.notReuse(name, "its rollout-type, step-index or pod-template-hash labels are not those of the run wanted")
+		default:
+			why := plan.RunReuse(&old, ro.UID, ar.Annotations[rampv1.RunSpecHashAnnotation])
+			if why == "" {
+				return nameOurs, nil
+			}
+			w.notReuse(name, why)
 		}
 		return nameSpent, nil
 	}
@@ -150,14 +167,14 @@ func (r *Reconciler) createRun(ctx context.Context, ar *rampv1.AnalysisRun) (str
 	return ar.Name, nil
 }
 
+// sameRole reports whether two runs are for the same revision and role.
 func sameRole(a, b *rampv1.AnalysisRun) bool {
 	for _, k := range []string{rampv1.DefaultRolloutUniqueLabelKey, rampv1.RolloutTypeLabel, rampv1.RolloutCanaryStepIndexLabel} {
 		if a.Labels[k] != b.Labels[k] {
 			return false
 		}
 	}
-	ca, cb := a.OwnerReferences, b.OwnerReferences
-	return len(ca) > 0 && len(cb) > 0 && ca[0].UID == cb[0].UID
+	return true
 }
 
 // terminateRuns sets spec.terminate on the runs the plan stops.

@@ -158,6 +158,7 @@ func newRun(ro *rampv1.Rollout, hash string, revision int64, start plan.RunStart
 			}
 		}
 	}
+	annotations[rampv1.RunSpecHashAnnotation] = plan.RunSpecHash(spec) // after analysisRunMetadata's: not overridden
 	if sel := ro.Spec.Selector; sel != nil {
 		for k, v := range sel.MatchLabels {
 			if _, ours := labels[k]; !ours {

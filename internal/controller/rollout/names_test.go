@@ -16,20 +16,32 @@ import (
 
 // TestRunNameTaken: the background run of an update is named
 // <rollout>-<hash>-<revision>; when an AnalysisRun already holds that name,
-// a run of this same try still going is reused, any other holder moves the
-// new run to name.1, and an error reading the holder fails the pass.
+// a run of this same try still going is reused (this Rollout its controller,
+// the spec it would create, recorded in the spec-hash annotation); any other
+// holder moves the new run to name.1, and one still going is reported
+// (Warning AnalysisRunNotReused) and its verdict not used: another
+// Rollout's, one owned but not controlled, one whose spec differs from what
+// the Rollout would create (its annotation copied). An error reading the
+// holder fails the pass.
 func TestRunNameTaken(t *testing.T) {
+	want := rampv1.AnalysisRunSpec{Metrics: analysisTemplate("t").Spec.Metrics}
+	always := rampv1.AnalysisRunSpec{Metrics: []rampv1.Metric{{Name: "m", SuccessCondition: "true", Provider: rampv1.MetricProvider{Web: &rampv1.WebMetric{URL: "http://x"}}}}}
 	for _, tc := range []struct {
-		name    string
-		owner   types.UID
-		phase   rampv1.AnalysisPhase
-		readErr bool
-		want    string // suffix of the run the status records
+		name       string
+		owner      types.UID
+		controller bool
+		spec       rampv1.AnalysisRunSpec
+		phase      rampv1.AnalysisPhase
+		readErr    bool
+		want       string // suffix of the run the status records
+		reported   string // part of the Warning's message, "" for none
 	}{
-		{"an earlier try's, ended", "web-uid", rampv1.AnalysisPhaseFailed, false, ".1"},
-		{"another rollout's", "other-uid", rampv1.AnalysisPhaseRunning, false, ".1"},
-		{"this try's, going", "web-uid", rampv1.AnalysisPhaseRunning, false, ""},
-		{"unreadable", "other-uid", rampv1.AnalysisPhaseRunning, true, ""},
+		{"an earlier try's, ended", "web-uid", true, want, rampv1.AnalysisPhaseFailed, false, ".1", ""},
+		{"another rollout's", "other-uid", true, want, rampv1.AnalysisPhaseRunning, false, ".1", "its controller is Rollout web (uid other-uid)"},
+		{"this try's, going", "web-uid", true, want, rampv1.AnalysisPhaseRunning, false, "", ""},
+		{"owned, not controlled", "web-uid", false, want, rampv1.AnalysisPhaseRunning, false, ".1", "it has no controller"},
+		{"controlled, another spec", "web-uid", true, always, rampv1.AnalysisPhaseRunning, false, ".1", "its spec differs from the one its rollout.ramp.dev/spec-hash annotation records"},
+		{"unreadable", "other-uid", true, want, rampv1.AnalysisPhaseRunning, true, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ro := webRollout(t, "      analysis: {templates: [{templateName: t}]}\n      steps: [{setWeight: 50}, {pause: {}}]\n")
@@ -40,7 +52,9 @@ func TestRunNameTaken(t *testing.T) {
 			base := "web-" + plan.TemplateHash(tmpl, nil) + "-2"
 			holder := &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: base, Labels: map[string]string{
 				rampv1.DefaultRolloutUniqueLabelKey: plan.TemplateHash(tmpl, nil), rampv1.RolloutTypeLabel: string(plan.RunBackground)},
-				OwnerReferences: []metav1.OwnerReference{{APIVersion: "argoproj.io/v1alpha1", Kind: "Rollout", Name: "web", UID: tc.owner}}}}
+				Annotations:     map[string]string{rampv1.RunSpecHashAnnotation: plan.RunSpecHash(want)}, // copied: the spec may differ
+				OwnerReferences: []metav1.OwnerReference{{APIVersion: "argoproj.io/v1alpha1", Kind: "Rollout", Name: "web", UID: tc.owner, Controller: &tc.controller}}},
+				Spec: tc.spec}
 			holder.Status.Phase = tc.phase
 			if err := env.API.Create(context.Background(), holder); err != nil {
 				t.Fatal(err)
@@ -62,7 +76,58 @@ func TestRunNameTaken(t *testing.T) {
 			if err := env.API.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: ref.Name}, &rampv1.AnalysisRun{}); err != nil {
 				t.Errorf("run %s: %v", ref.Name, err)
 			}
+			switch got := notReusedEvents(env); {
+			case tc.reported == "" && got != "":
+				t.Errorf("Warning events %q, want none", got)
+			case tc.reported != "" && !strings.Contains(got, base+" is not reused: "+tc.reported):
+				t.Errorf("Warning events %q, want one naming %s and %q", got, base, tc.reported)
+			}
 		})
+	}
+}
+
+// notReusedEvents is the messages of the AnalysisRunNotReused Events so far.
+func notReusedEvents(env *controllertest.Env) string {
+	var msgs []string
+	for len(env.Recorder.Events) > 0 {
+		if e := <-env.Recorder.Events; strings.Contains(e, rampv1.RunNotReusedReason) {
+			msgs = append(msgs, e)
+		}
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// TestUnrecordedForeignRunNotTakenUp: a run still going that looks like
+// this revision's background run (its labels, this Rollout its controller)
+// under another name, whose spec is not the one the Rollout would create,
+// is not taken up as a run whose status write was lost: a new run starts
+// and the status records it, and the Warning names the one not reused.
+func TestUnrecordedForeignRunNotTakenUp(t *testing.T) {
+	ro := webRollout(t, "      analysis: {templates: [{templateName: t}]}\n      steps: [{setWeight: 50}, {pause: {}}]\n")
+	env, r := newEnv(t, ro, analysisTemplate("t"))
+	converge(t, env, r, "web")
+	update(t, env, "web", func(ro *rampv1.Rollout) { ro.Spec.Template.Spec.Containers[0].Image = "nginx:2" })
+	cur := getRollout(t, env, "web")
+	hash := plan.TemplateHash(cur.Spec.Template.DeepCopy(), nil)
+	always := rampv1.AnalysisRunSpec{Metrics: []rampv1.Metric{{Name: "m", SuccessCondition: "true", Provider: rampv1.MetricProvider{Web: &rampv1.WebMetric{URL: "http://x"}}}}}
+	squat := &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-" + hash + "-2.7", Labels: map[string]string{
+		rampv1.DefaultRolloutUniqueLabelKey: hash, rampv1.RolloutTypeLabel: string(plan.RunBackground)},
+		Annotations:     map[string]string{rampv1.RunSpecHashAnnotation: plan.RunSpecHash(always)},
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(cur, rampv1.GroupVersion.WithKind("Rollout"))}},
+		Spec: always}
+	squat.Status.Phase = rampv1.AnalysisPhaseRunning
+	if err := env.API.Create(context.Background(), squat); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pass(r, "web"); err != nil {
+		t.Fatal(err)
+	}
+	ref := getRollout(t, env, "web").Status.Canary.CurrentBackgroundAnalysisRunStatus
+	if ref == nil || ref.Name != "web-"+hash+"-2" {
+		t.Fatalf("background run %+v, want a new web-%s-2", ref, hash)
+	}
+	if got := notReusedEvents(env); !strings.Contains(got, squat.Name+" is not reused: it was created for another spec") {
+		t.Errorf("Warning events %q, want one naming %s", got, squat.Name)
 	}
 }
 

@@ -37,6 +37,9 @@ type world struct {
 	restart      []*corev1.Pod // pods created before spec.restartAt, oldest first
 	podsReady    int32
 	runs         []*rampv1.AnalysisRun // the AnalysisRuns the Rollout controls
+	// notReused are runs (by name) that must not be taken up as this
+	// Rollout's, with the reason (checkUnrecorded, createRun).
+	notReused map[string]string
 	// experiments are the Experiments the Rollout controls.
 	experiments []*rampv1.Experiment
 	// workload is the Deployment spec.workloadRef names (nil without one).
@@ -119,6 +122,9 @@ func (r *Reconciler) observe(ctx context.Context, ro *rampv1.Rollout) (*world, e
 	}
 	if w.invalid, err = r.validateRefs(ctx, ro, w); err != nil || w.invalid != "" {
 		return w, err
+	}
+	if err := r.checkUnrecorded(ctx, ro, w); err != nil {
+		return nil, err
 	}
 	if err := r.observePods(ctx, ro, w); err != nil {
 		return nil, err
@@ -225,7 +231,7 @@ func (r *Reconciler) observePods(ctx context.Context, ro *rampv1.Rollout, w *wor
 
 func (w *world) input(ro *rampv1.Rollout, now time.Time) plan.Input {
 	in := plan.Input{Rollout: ro, NewHash: w.hash, Invalid: w.invalid, Now: now,
-		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs), ServiceHash: w.serviceHash, HPAs: w.hpas,
+		PodsToRestart: int32(len(w.restart)), PodsAvailable: w.podsReady, Runs: toPlanRuns(w.runs, w.notReused), ServiceHash: w.serviceHash, HPAs: w.hpas,
 		Experiments: toPlanExperiments(w.experiments), Workload: planWorkload(w.workload)}
 	if w.newRS != nil {
 		in.New = toPlan(w.newRS)

@@ -48,13 +48,17 @@ type Reconciler struct {
 	expect expectations
 }
 
-// +kubebuilder:rbac:groups=argoproj.io,resources=rollouts,verbs=get;list;watch;update;patch
-// +kubebuilder:rbac:groups=argoproj.io,resources=rollouts/status,verbs=update;patch
-// +kubebuilder:rbac:groups=argoproj.io,resources=rollouts/scale,verbs=get;update;patch
-// +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns;experiments,verbs=get;list;watch;create;update;patch;delete
+// RBAC: every write is a patch (never an update), the Rollout's /scale is
+// the API server's to serve (HPAs, kubectl scale), and Experiments are
+// garbage-collected through their owner reference, never deleted here.
+//
+// +kubebuilder:rbac:groups=argoproj.io,resources=rollouts,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=rollouts/status,verbs=patch
+// +kubebuilder:rbac:groups=argoproj.io,resources=analysisruns,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=argoproj.io,resources=experiments,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups=argoproj.io,resources=analysistemplates;clusteranalysistemplates,verbs=get;list;watch
-// +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=apps,resources=replicasets,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch
 // +kubebuilder:rbac:groups="";events.k8s.io,resources=events,verbs=create;patch

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -19,6 +20,12 @@ import (
 )
 
 var run = &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "run", UID: "uid"}}
+
+// owned is a Job in ns the run controls.
+func owned(name string, status batchv1.JobStatus) *batchv1.Job {
+	return &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: types.UID("job-" + name),
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(run, rampv1.GroupVersion.WithKind("AnalysisRun"))}}, Status: status}
+}
 
 func metric(name string) rampv1.Metric {
 	return rampv1.Metric{Name: name, Provider: rampv1.MetricProvider{Job: &rampv1.JobMetric{
@@ -64,14 +71,11 @@ func TestStart(t *testing.T) {
 // condition. A Job the cache has not seen is read live; one gone, or
 // metadata without the Job's name, is an error.
 func TestResume(t *testing.T) {
-	done := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "done"},
-		Status: batchv1.JobStatus{Conditions: []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionTrue}}}}
-	failed := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "failed"},
-		Status: batchv1.JobStatus{Conditions: []batchv1.JobCondition{{Type: batchv1.JobFailed, Status: corev1.ConditionTrue, Message: "BackoffLimitExceeded"}}}}
-	running := &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "running"},
-		Status: batchv1.JobStatus{Conditions: []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionFalse}}}}
+	done := owned("done", batchv1.JobStatus{Conditions: []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionTrue}}})
+	failed := owned("failed", batchv1.JobStatus{Conditions: []batchv1.JobCondition{{Type: batchv1.JobFailed, Status: corev1.ConditionTrue, Message: "BackoffLimitExceeded"}}})
+	running := owned("running", batchv1.JobStatus{Conditions: []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionFalse}}})
 	cache := controllertest.New(t, nil, done, failed, running)
-	live := controllertest.New(t, nil, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "new"}})
+	live := controllertest.New(t, nil, owned("new", batchv1.JobStatus{}))
 	p := job.New(cache.Client, live.Client)
 	inFlight := func(name string) *rampv1.Measurement {
 		return &rampv1.Measurement{Phase: rampv1.AnalysisPhaseRunning, Metadata: map[string]string{"job-name": name, "job-namespace": "ns"}}
@@ -97,7 +101,7 @@ func TestResume(t *testing.T) {
 // TestTerminate: terminating deletes the Job (gone already is fine) and
 // ends the measurement Successful, as upstream; a delete error is returned.
 func TestTerminate(t *testing.T) {
-	env := controllertest.New(t, nil, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j"}})
+	env := controllertest.New(t, nil, owned("j", batchv1.JobStatus{}))
 	p := job.New(env.Client, nil)
 	req := provider.Request{Run: run, Metric: metric("check"), Terminate: true,
 		InFlight: &rampv1.Measurement{Metadata: map[string]string{"job-name": "j", "job-namespace": "ns"}}}
@@ -108,6 +112,9 @@ func TestTerminate(t *testing.T) {
 	}
 	if err := env.API.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "j"}, &batchv1.Job{}); !apierrors.IsNotFound(err) {
 		t.Errorf("the Job is still there (%v)", err)
+	}
+	if err := env.API.Create(context.Background(), owned("j", batchv1.JobStatus{})); err != nil {
+		t.Fatal(err)
 	}
 	env.FailAt(controllertest.Match{Verb: "delete", Kind: "Job"}, 0, controllertest.Errors()["timeout"])
 	if _, err := p.Measure(context.Background(), req); err == nil {
