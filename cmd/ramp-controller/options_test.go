@@ -37,6 +37,15 @@ func TestParseOptions(t *testing.T) {
 			}
 			return ""
 		}},
+		// In a cluster the Lease stays in the controller's own namespace
+		// (where the shipped Role grants Leases) when --namespace narrows
+		// what it watches.
+		{name: "lease in POD_NAMESPACE with --namespace", args: []string{"--namespace", "team-a"}, env: "ramp-system", check: func(o options) string {
+			if o.leaderElectionNamespace != "ramp-system" || o.namespace != "team-a" {
+				return "lease namespace " + o.leaderElectionNamespace + ", watched " + o.namespace
+			}
+			return ""
+		}},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
 		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},
 	} {

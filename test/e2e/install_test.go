@@ -24,9 +24,7 @@ const serviceAccount = "system:serviceaccount:ramp-system:ramp-controller"
 // it needs may be granted.
 func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 	t.Parallel()
-	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-k", "../../config/default"); err != nil {
-		t.Fatalf("apply -k config/default: %v\n%s", err, stderr)
-	}
+	applyInstall(t)
 	for _, tc := range []struct {
 		verb, resource, ns string
 		want               string
@@ -79,6 +77,14 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 	log, _ := os.ReadFile(p.logPath)
 	if rbacDenial.Match(log) { // not "forbidden: unable to create new content in namespace ... being terminated"
 		t.Errorf("controller hit an RBAC denial:\n%s", log)
+	}
+}
+
+// applyInstall applies the kustomize install (config/default).
+func applyInstall(t *testing.T) {
+	t.Helper()
+	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-k", "../../config/default"); err != nil {
+		t.Fatalf("apply -k config/default: %v\n%s", err, stderr)
 	}
 }
 
