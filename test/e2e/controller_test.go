@@ -5,6 +5,7 @@ package e2e
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -133,6 +134,21 @@ func (p *controllerProcess) ready() error {
 	}
 	if code != http.StatusOK {
 		return fmt.Errorf("status %d: %s", code, body)
+	}
+	return nil
+}
+
+// readyAndLeading: the controller reports ready and holds the Lease.
+func (p *controllerProcess) readyAndLeading() error {
+	if err := p.ready(); err != nil {
+		return err
+	}
+	ok, err := p.isLeader()
+	if err != nil {
+		return fmt.Errorf("not leading: %w", err)
+	}
+	if !ok {
+		return errors.New("not leading")
 	}
 	return nil
 }

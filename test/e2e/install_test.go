@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,19 +59,7 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.stop)
-	eventually(t, 60*time.Second, "controller running as its ServiceAccount is ready and leads", func() error {
-		if err := p.ready(); err != nil {
-			return err
-		}
-		ok, err := p.isLeader()
-		if err != nil {
-			return fmt.Errorf("not leading: %w", err)
-		}
-		if !ok {
-			return errors.New("not leading")
-		}
-		return nil
-	})
+	eventually(t, 60*time.Second, "controller running as its ServiceAccount is ready and leads", p.readyAndLeading)
 	log, _ := os.ReadFile(p.logPath)
 	if rbacDenial.Match(log) { // not "forbidden: unable to create new content in namespace ... being terminated"
 		t.Errorf("controller hit an RBAC denial:\n%s", log)

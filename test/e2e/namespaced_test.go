@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"os"
 	"testing"
 	"time"
@@ -33,15 +32,7 @@ func TestNamespacedInstallRunsCanary(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.stop)
-	eventually(t, 60*time.Second, "namespaced controller is ready and leads", func() error {
-		if err := p.ready(); err != nil {
-			return err
-		}
-		if ok, err := p.isLeader(); err != nil || !ok {
-			return errors.Join(errors.New("not leading"), err)
-		}
-		return nil
-	})
+	eventually(t, 60*time.Second, "namespaced controller is ready and leads", p.readyAndLeading)
 	var lease coordinationv1.Lease
 	if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: "ramp-system", Name: "ramp-controller"}, &lease); err != nil {
 		t.Fatalf("the Lease is not in ramp-system: %v", err)
