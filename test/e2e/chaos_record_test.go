@@ -39,9 +39,8 @@ type chaosRecorder struct {
 }
 
 type pauseSpan struct {
-	name, key  string
+	key        string
 	start      time.Time // status startTime (second resolution)
-	seen, end  time.Time // when the watch first saw it, and saw it gone
 	duration   time.Duration
 	early      bool
 	afterStart time.Duration
@@ -130,14 +129,14 @@ func (r *chaosRecorder) rollout(ro *rampv1.Rollout, now time.Time) {
 		key := fmt.Sprintf("%s/%s/%s", rev, pc.Reason, stepString(s.CurrentStepIndex))
 		open[key] = true
 		if _, ok := r.pauses[key]; !ok {
-			r.pauses[key] = &pauseSpan{name: ro.Name, key: key, start: pc.StartTime.Time, seen: now, duration: pauseDuration}
+			r.pauses[key] = &pauseSpan{key: key, start: pc.StartTime.Time, duration: pauseDuration}
 		}
 	}
 	for key, p := range r.pauses {
 		if !strings.HasPrefix(key, ro.Name+"/") || open[key] {
 			continue
 		}
-		p.end, p.afterStart = now, now.Sub(p.start)
+		p.afterStart = now.Sub(p.start)
 		if p.afterStart < p.duration {
 			p.early = true
 			r.problems = append(r.problems, fmt.Sprintf("%s: pause ended %s after its startTime %s, before its %s",
