@@ -114,9 +114,11 @@ steps:
 	start := time.Now()
 	var restarts []time.Duration
 	var rmu sync.Mutex
+	frozen := false
 	for k := 0; k < kills; k++ {
-		if k == kills/2 {
+		if k == kills/2 && !frozen {
 			freezeAPIServer(b, freeze)
+			frozen = true
 		}
 		time.Sleep(time.Duration(1000+rand.IntN(9000)) * time.Millisecond) // the fault schedule, not a wait for a condition
 		c, pid := ctrls.runningOne(b)
@@ -137,7 +139,7 @@ steps:
 			}
 		}()
 	}
-	if kills < 2 {
+	if !frozen {
 		freezeAPIServer(b, freeze)
 	}
 	lastFault := time.Now()
