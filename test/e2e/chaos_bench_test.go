@@ -264,7 +264,10 @@ func superviseControllers(b *testing.B, ns string, count int) supervisedControll
 	if rc == "" || bin == "" {
 		b.Fatal("RAMP_CLUSTER_BIN and RAMP_CONTROLLER_BIN must be set (make test and make chaos set them)")
 	}
-	state := b.TempDir()
+	state, err := os.MkdirTemp("", "ramp-chaos-") // kept: the supervisors' and controllers' logs
+	if err != nil {
+		b.Fatal(err)
+	}
 	var out supervisedControllers
 	for i := 0; i < count; i++ {
 		probe, err := freePort()
