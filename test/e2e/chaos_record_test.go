@@ -33,7 +33,6 @@ type chaosRecorder struct {
 	pods     map[string]podState
 	active   map[string]string // Service name -> selected pod-template-hash
 	minAvail map[string]int    // rollout -> fewest serving pods seen
-	dips     []string
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 }
