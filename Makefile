@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CONTROLLER_GEN := go tool controller-gen
 
-.PHONY: all build generate verify-generated run up down test test-unit fuzz lint conformance cluster-binaries clean
+.PHONY: all build generate verify-generated run up down test test-unit fuzz lint conformance chaos cluster-binaries clean
 
 all: build
 
@@ -52,6 +52,10 @@ fuzz:
 ## lint: go vet, staticcheck and golangci-lint (.golangci.yml), versions pinned in hack/tools/go.mod
 lint:
 	hack/lint.sh
+
+## chaos: rollouts through SIGKILLs of the controller and an API-server freeze; prints figures (docs/operations.md)
+chaos:
+	hack/chaos.sh
 
 ## conformance: every scenario under Ramp and under upstream Argo Rollouts v1.9.1 (the oracle), diffed (docs/conformance.md)
 conformance: build

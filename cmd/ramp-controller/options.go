@@ -48,7 +48,7 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.namespace, "namespace", "", "watch only this namespace (default: all namespaces)")
 	fs.StringVar(&o.instanceID, "instance-id", "", "handle only objects labelled "+rampv1.ControllerInstanceIDLabel+"=<id>; without it, only objects without that label")
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "elect a leader (Lease \"ramp-controller\") so that only one replica reconciles")
-	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader-election Lease (default: --namespace, else $POD_NAMESPACE, else kube-system)")
+	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader-election Lease (default: $POD_NAMESPACE, the controller's own namespace, else --namespace, else kube-system)")
 	fs.DurationVar(&o.leaseDuration, "leader-election-lease-duration", 15*time.Second, "leader-election lease duration")
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8090", "address of the Prometheus /metrics endpoint (\"0\" disables it)")
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8080", "address of the /healthz and /readyz endpoints")
@@ -88,7 +88,9 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 		return o, fmt.Errorf("--log-level must be debug, info or error, not %q", o.logLevel)
 	}
 	if o.leaderElectionNamespace == "" {
-		o.leaderElectionNamespace = firstNonEmpty(o.namespace, os.Getenv("POD_NAMESPACE"), "kube-system")
+		// The Lease lives where the controller runs (the shipped Role
+		// grants Leases in its own namespace only), whatever it watches.
+		o.leaderElectionNamespace = firstNonEmpty(os.Getenv("POD_NAMESPACE"), o.namespace, "kube-system")
 	}
 	return o, nil
 }

@@ -60,6 +60,15 @@ func TestParseOptions(t *testing.T) {
 			wantErr: `--provider-host-allowlist: "https://prom" is not a host`},
 		{name: "allow-list with an empty entry", args: []string{"--provider-host-allowlist", "a,,b"},
 			wantErr: `--provider-host-allowlist: empty entry in "a,,b"`},
+		// In a cluster the Lease stays in the controller's own namespace
+		// (where the shipped Role grants Leases) when --namespace narrows
+		// what it watches.
+		{name: "lease in POD_NAMESPACE with --namespace", args: []string{"--namespace", "team-a"}, env: "ramp-system", check: func(o options) string {
+			if o.leaderElectionNamespace != "ramp-system" || o.namespace != "team-a" {
+				return "lease namespace " + o.leaderElectionNamespace + ", watched " + o.namespace
+			}
+			return ""
+		}},
 		{name: "bad log format", args: []string{"--log-format", "xml"}, wantErr: `--log-format must be text or json, not "xml"`},
 		{name: "metrics certificate without --metrics-secure", args: []string{"--metrics-cert-dir", "/certs"}, wantErr: "--metrics-cert-dir needs --metrics-secure"},
 		{name: "bad log level", args: []string{"--log-level", "trace"}, wantErr: `--log-level must be debug, info or error`},

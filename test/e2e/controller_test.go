@@ -5,6 +5,7 @@ package e2e
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -36,13 +37,20 @@ type controllerProcess struct {
 // control plane, electing its leader through a Lease in leaseNS, with its
 // probe and metrics endpoints on free loopback ports.
 func startController(leaseNS string, extraArgs ...string) (*controllerProcess, error) {
-	bin := os.Getenv("RAMP_CONTROLLER_BIN")
-	if bin == "" {
-		return nil, fmt.Errorf("RAMP_CONTROLLER_BIN must be set (make test sets it)")
-	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS}}
 	if err := env.client.Create(context.Background(), ns); client.IgnoreAlreadyExists(err) != nil {
 		return nil, err
+	}
+	return startControllerEnv(nil, append([]string{"--leader-election-namespace", leaseNS}, extraArgs...)...)
+}
+
+// startControllerEnv starts the ramp-controller binary with environ added to
+// this process's environment and args after the suite's own flags (later
+// flags win).
+func startControllerEnv(environ []string, args ...string) (*controllerProcess, error) {
+	bin := os.Getenv("RAMP_CONTROLLER_BIN")
+	if bin == "" {
+		return nil, fmt.Errorf("RAMP_CONTROLLER_BIN must be set (make test sets it)")
 	}
 	probe, err := freePort()
 	if err != nil {
@@ -59,17 +67,17 @@ func startController(leaseNS string, extraArgs ...string) (*controllerProcess, e
 	}
 	p.logPath = logf.Name()
 	p.cmd = exec.Command(bin, "--kubeconfig", env.kubeconfig,
-		"--leader-election-namespace", leaseNS,
 		"--leader-election-lease-duration", "15s",
 		"--health-probe-bind-address", p.probeAddr,
 		"--metrics-bind-address", p.metrics,
 		"--log-format", "json", "--log-level", cmp.Or(os.Getenv("RAMP_E2E_LOG_LEVEL"), "info"))
-	p.cmd.Args = append(p.cmd.Args, extraArgs...) // later flags win
+	p.cmd.Args = append(p.cmd.Args, args...)
+	p.cmd.Env = append(os.Environ(), environ...)
 	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	if err := p.cmd.Start(); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(os.Stderr, "e2e: ramp-controller pid %d (lease namespace %s), log %s\n", p.cmd.Process.Pid, leaseNS, p.logPath)
+	fmt.Fprintf(os.Stderr, "e2e: ramp-controller pid %d (%s), log %s\n", p.cmd.Process.Pid, strings.Join(args, " "), p.logPath)
 	return p, nil
 }
 
@@ -126,6 +134,21 @@ func (p *controllerProcess) ready() error {
 	}
 	if code != http.StatusOK {
 		return fmt.Errorf("status %d: %s", code, body)
+	}
+	return nil
+}
+
+// readyAndLeading: the controller reports ready and holds the Lease.
+func (p *controllerProcess) readyAndLeading() error {
+	if err := p.ready(); err != nil {
+		return err
+	}
+	ok, err := p.isLeader()
+	if err != nil {
+		return fmt.Errorf("not leading: %w", err)
+	}
+	if !ok {
+		return errors.New("not leading")
 	}
 	return nil
 }

@@ -3,8 +3,6 @@
 package e2e
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,9 +22,7 @@ const serviceAccount = "system:serviceaccount:ramp-system:ramp-controller"
 // it needs may be granted.
 func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 	t.Parallel()
-	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-k", "../../config/default"); err != nil {
-		t.Fatalf("apply -k config/default: %v\n%s", err, stderr)
-	}
+	applyInstall(t)
 	for _, tc := range []struct {
 		verb, resource, ns string
 		want               string
@@ -81,22 +77,18 @@ func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.stop)
-	eventually(t, 60*time.Second, "controller running as its ServiceAccount is ready and leads", func() error {
-		if err := p.ready(); err != nil {
-			return err
-		}
-		ok, err := p.isLeader()
-		if err != nil {
-			return fmt.Errorf("not leading: %w", err)
-		}
-		if !ok {
-			return errors.New("not leading")
-		}
-		return nil
-	})
+	eventually(t, 60*time.Second, "controller running as its ServiceAccount is ready and leads", p.readyAndLeading)
 	log, _ := os.ReadFile(p.logPath)
 	if rbacDenial.Match(log) { // not "forbidden: unable to create new content in namespace ... being terminated"
 		t.Errorf("controller hit an RBAC denial:\n%s", log)
+	}
+}
+
+// applyInstall applies the kustomize install (config/default).
+func applyInstall(t *testing.T) {
+	t.Helper()
+	if _, stderr, err := kubectl(t, "", "apply", "--server-side", "-k", "../../config/default"); err != nil {
+		t.Fatalf("apply -k config/default: %v\n%s", err, stderr)
 	}
 }
 

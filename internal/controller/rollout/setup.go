@@ -2,10 +2,13 @@ package rollout
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -43,12 +46,28 @@ func (r *Reconciler) servedRouteKinds(mgr ctrl.Manager) ([]schema.GroupVersionKi
 	if err != nil {
 		return nil, err
 	}
-	var out []schema.GroupVersionKind
+	gks := make([]schema.GroupKind, 0, len(kinds))
 	for _, k := range kinds {
-		m, err := mgr.GetRESTMapper().RESTMapping(k.GroupKind)
-		if err != nil {
-			mgr.GetLogger().Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", k.String())
+		gks = append(gks, k.GroupKind)
+	}
+	return servedKinds(mgr.GetRESTMapper(), gks, mgr.GetLogger())
+}
+
+// servedKinds maps each kind to the version the API server serves. Only a
+// kind the server does not serve (meta.IsNoMatchError: its CRD is not
+// installed) is skipped, with a log line; any other error (discovery
+// unreachable, forbidden) is returned, so that the manager fails to start
+// with it instead of silently running without that kind's watch.
+func servedKinds(mapper meta.RESTMapper, kinds []schema.GroupKind, log logr.Logger) ([]schema.GroupVersionKind, error) {
+	var out []schema.GroupVersionKind
+	for _, gk := range kinds {
+		m, err := mapper.RESTMapping(gk)
+		if meta.IsNoMatchError(err) {
+			log.Info("traffic route kind not served; its router works after a restart once the CRD is installed", "kind", gk.String())
 			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("resolve traffic route kind %s: %w", gk, err)
 		}
 		out = append(out, m.GroupVersionKind)
 	}

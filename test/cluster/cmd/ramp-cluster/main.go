@@ -7,6 +7,13 @@
 //	ramp-cluster start --state DIR --name NAME -- BINARY ARGS...
 //	ramp-cluster stop  --state DIR --name NAME
 //	ramp-cluster wait-http --url URL [--timeout 30s]
+//
+// start runs the process under a supervisor (`ramp-cluster supervise`, a
+// process of its own whose pid is the one recorded) that restarts it like
+// kubelet would: on every exit, after a back-off of 1 s doubling to 30 s,
+// reset once it has run 60 s, each restart logged with the exit status to the
+// process's log. stop and down stop the supervisor, which stops the process
+// and restarts nothing; pids/NAME.child holds the process's own pid.
 package main
 
 import (
@@ -25,7 +32,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: ramp-cluster up|down|start|stop [flags]")
+		fmt.Fprintln(os.Stderr, "usage: ramp-cluster up|down|start|stop|supervise|wait-http [flags]")
 		os.Exit(2)
 	}
 	verb := os.Args[1]
@@ -59,7 +66,15 @@ func main() {
 			err = fmt.Errorf("start needs --name and a command")
 			break
 		}
-		err = proc.Dir(cfg.StateDir).Start(*name, fs.Arg(0), fs.Args()[1:]...)
+		err = startSupervised(proc.Dir(cfg.StateDir), *name, fs.Args())
+	case "supervise":
+		if *name == "" || fs.NArg() == 0 {
+			err = fmt.Errorf("supervise needs --name and a command")
+			break
+		}
+		// Its output is the process's log (start opened it); the child writes there too.
+		child := proc.Cmd{Bin: fs.Arg(0), Args: fs.Args()[1:]}
+		err = proc.Dir(cfg.StateDir).Supervise(ctx, *name, child, proc.KubeletBackoff, 8*time.Second, os.Stderr)
 	case "stop":
 		err = proc.Dir(cfg.StateDir).Stop(*name, 10*time.Second)
 	case "wait-http":
@@ -71,4 +86,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ramp-cluster:", err)
 		os.Exit(1)
 	}
+}
+
+// startSupervised starts `ramp-cluster supervise` for command (a binary and
+// its arguments) in the background, recorded under name: a no-op when the
+// same command is already supervised, a restart when it changed.
+func startSupervised(d proc.Dir, name string, command []string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	bin, err := filepath.Abs(command[0])
+	if err != nil {
+		return err
+	}
+	args := append([]string{"supervise", "--state", string(d), "--name", name, "--", bin}, command[1:]...)
+	return d.StartCmd(name, proc.Cmd{Bin: self, Args: args})
 }
