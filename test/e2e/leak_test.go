@@ -23,12 +23,16 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// The two sentinels of TestSecretLeak. They hold the characters that
+// The sentinels of TestSecretLeak. The first two hold the characters that
 // escaping changes (JSON, %q, URL, HTML), a non-ASCII letter, and they
-// overlap: the second begins with most of the first.
+// overlap: the second begins with most of the first. They travel in
+// headers and bodies; the third, which a URL can carry as it is written
+// (its < and > are escaped in a path, sent raw in a query), travels in
+// URL paths and queries.
 const (
 	leakSecret1 = `ZQSENTINEL&8<k>"q\/%+ =é`
 	leakSecret2 = `ZQSENTINEL&8<k>"q-longer:Wm9v`
+	leakSecret3 = `ZQURLSENTINEL.7<k>~x`
 )
 
 // TestSecretLeak: every provider, given Secret arguments in the URL path,
@@ -52,7 +56,7 @@ func TestSecretLeak(t *testing.T) {
 
 	ctx := context.Background()
 	sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "leak", Namespace: ns},
-		Data: map[string][]byte{"s1": []byte(leakSecret1), "s2": []byte(leakSecret2)}}
+		Data: map[string][]byte{"s1": []byte(leakSecret1), "s2": []byte(leakSecret2), "s3": []byte(leakSecret3)}}
 	if err := env.client.Create(ctx, sec); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +100,7 @@ func TestSecretLeak(t *testing.T) {
 		return nil
 	})
 
-	forms := secretForms(leakSecret1, leakSecret2)
+	forms := secretForms(leakSecret1, leakSecret2, leakSecret3)
 	checked, masked := 0, 0
 	check := func(where string, doc any) {
 		walkStrings(doc, func(s string) {
@@ -131,9 +135,16 @@ func TestSecretLeak(t *testing.T) {
 		}
 		check(fmt.Sprintf("controller log line %d", n), line)
 	}
-	t.Logf("checked %d forms of 2 secrets against %d strings; %d strings hold a mask", len(forms), checked, masked)
+	t.Logf("checked %d forms of 3 secrets against %d strings; %d strings hold a mask", len(forms), checked, masked)
 	if checked < 500 {
 		t.Errorf("only %d strings checked: the objects or the log are missing", checked)
+	}
+	if t.Failed() { // what each run stored, to read the failure by
+		var l rampv1.AnalysisRunList
+		_ = env.client.List(ctx, &l, client.InNamespace(ns))
+		for _, r := range l.Items {
+			t.Logf("%s: %s %q %+v", r.Name, r.Status.Phase, r.Status.Message, r.Status.MetricResults)
+		}
 	}
 	// The servers did echo the secrets: what was stored shows where they
 	// were masked (the echo run's value, the failing runs' messages).
@@ -150,10 +161,23 @@ func leakServer(t *testing.T, addr, redirect string) string {
 		t.Fatalf("listen %s: %v", addr, err)
 	}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/v1/query") { // a Prometheus that quotes the query back
+			w.Header().Set("Content-Type", "application/json")
+			q := r.FormValue("query")
+			if strings.Contains(q, "warn") {
+				_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "warnings": []string{"slow: " + q},
+					"data": map[string]any{"resultType": "vector", "result": []any{}}})
+				return
+			}
+			w.WriteHeader(http.StatusBadRequest)
+			_ = json.NewEncoder(w).Encode(map[string]any{"status": "error", "errorType": "bad_data", "error": "parse error in " + q})
+			return
+		}
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		echo := map[string]any{
-			"header": r.Header.Get("X-Token"), "query": r.URL.RawQuery, "decoded": r.URL.Query().Get("t"),
-			"path": r.URL.EscapedPath(), "body": string(body), "b64": encodeB64(r.Header.Get("X-Token")),
+			"header": r.Header.Get("X-Token"), "other": r.Header.Get("X-Other"), "query": r.URL.RawQuery,
+			"decoded": r.URL.Query().Get("t"), "path": r.URL.EscapedPath(), "body": string(body),
+			"b64": encodeB64(r.Header.Get("X-Token")),
 		}
 		switch {
 		case strings.HasPrefix(r.URL.Path, "/fail"):
@@ -174,16 +198,6 @@ func leakServer(t *testing.T, addr, redirect string) string {
 			_, _ = io.WriteString(w, `"}`)
 		case strings.HasPrefix(r.URL.Path, "/html"):
 			_, _ = fmt.Fprintf(w, "<html><p>%s</p></html>", r.Header.Get("X-Token"))
-		case strings.HasPrefix(r.URL.Path, "/api/v1/query"): // a Prometheus that quotes the query back
-			w.Header().Set("Content-Type", "application/json")
-			q := r.FormValue("query")
-			if strings.Contains(q, "warn") {
-				_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "warnings": []string{"slow: " + q},
-					"data": map[string]any{"resultType": "vector", "result": []any{}}})
-				return
-			}
-			w.WriteHeader(http.StatusBadRequest)
-			_ = json.NewEncoder(w).Encode(map[string]any{"status": "error", "errorType": "bad_data", "error": "parse error in " + q})
 		default:
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(echo)
@@ -202,7 +216,7 @@ func leakRuns(srv string) map[string]string {
 	web := func(path, extra string) string {
 		return fmt.Sprintf(`provider:
       web:
-        url: "{{args.url}}%s?t={{args.s1}}&u={{args.s2}}"
+        url: "{{args.url}}%s?t={{args.s3}}"
         method: POST
         body: '{"s":"{{args.s2}}"}'
         timeoutSeconds: 2
@@ -210,8 +224,8 @@ func leakRuns(srv string) map[string]string {
         %s`, path, extra)
 	}
 	return map[string]string{
-		"echo":      `successCondition: "false"` + "\n    " + web("/echo/{{args.s1}}", `jsonPath: "{$}"`),
-		"fail":      `successCondition: "true"` + "\n    " + web("/fail/{{args.s2}}", `jsonPath: "{$}"`),
+		"echo":      `successCondition: "false"` + "\n    " + web("/echo/{{args.s3}}", `jsonPath: "{$}"`),
+		"fail":      `successCondition: "true"` + "\n    " + web("/fail/{{args.s3}}", `jsonPath: "{$}"`),
 		"redirect":  `successCondition: "false"` + "\n    " + web("/redirect", `jsonPath: "{$}"`),
 		"hang":      `successCondition: "true"` + "\n    " + web("/hang", `jsonPath: "{$}"`),
 		"huge":      `successCondition: "true"` + "\n    " + web("/huge", `jsonPath: "{$.v}"`),
@@ -243,6 +257,7 @@ spec:
   - {name: url, value: %q}
   - {name: s1, valueFrom: {secretKeyRef: {name: leak, key: s1}}}
   - {name: s2, valueFrom: {secretKeyRef: {name: leak, key: s2}}}
+  - {name: s3, valueFrom: {secretKeyRef: {name: leak, key: s3}}}
   metrics:
   - name: m
     consecutiveErrorLimit: 0
@@ -262,14 +277,15 @@ spec:
   - {name: url}
   - {name: s1, valueFrom: {secretKeyRef: {name: leak, key: s1}}}
   - {name: s2, valueFrom: {secretKeyRef: {name: leak, key: s2}}}
+  - {name: s3, valueFrom: {secretKeyRef: {name: leak, key: s3}}}
   metrics:
   - name: m
     consecutiveErrorLimit: 0
     successCondition: "true"
     provider:
       web:
-        url: "{{args.url}}/fail/{{args.s1}}?t={{args.s2}}"
-        headers: [{key: X-Token, value: "{{args.s1}}"}]
+        url: "{{args.url}}/fail/{{args.s3}}?t={{args.s3}}"
+        headers: [{key: X-Token, value: "{{args.s1}}"}, {key: X-Other, value: "{{args.s2}}"}]
         jsonPath: "{$}"
 ---
 apiVersion: argoproj.io/v1alpha1
