@@ -66,8 +66,11 @@ func TestMetricsSecure(t *testing.T) {
 	}
 	eventually(t, 60*time.Second, "the scraper's token is served the metrics over HTTPS", func() error {
 		code, body, err := scrape(scraper)
-		if err != nil || code != http.StatusOK || !strings.Contains(body, "controller_runtime_") {
-			return fmt.Errorf("%d %v %.200s", code, err, body)
+		if err != nil {
+			return err
+		}
+		if code != http.StatusOK || !strings.Contains(body, "controller_runtime_") {
+			return fmt.Errorf("status %d: %.200s", code, body)
 		}
 		return nil
 	})
