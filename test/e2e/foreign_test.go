@@ -10,8 +10,9 @@ import (
 // instance (Argo Rollouts with --instance-id, say), with annotations Ramp
 // does not know, is never written to by the shared controller, which tells
 // so once in an Event (ForeignInstance), not again when the Rollout changes.
+// Not parallel: every other controller a parallel test starts (its own
+// instance id) reports the foreign Rollout too, each in its own Event.
 func TestForeignInstanceLeftAlone(t *testing.T) {
-	t.Parallel()
 	ns := namespace(t, "foreign")
 	apply(t, ns, rolloutYAML{name: "other", replicas: 2, instance: "argo", canary: "steps: [{setWeight: 50}, {pause: {}}]"}.String())
 	patch(t, ns, "other", "merge", `{"metadata":{"annotations":{"example.com/unknown":"x"}}}`)

@@ -20,8 +20,11 @@ const serviceAccount = "system:serviceaccount:ramp-system:ramp-controller"
 // controller as its ServiceAccount (kubeconfig impersonation): the generated
 // RBAC must be enough for it to become ready and lead, and nothing more than
 // it needs may be granted.
+//
+// Not parallel: its controller runs cluster-wide with no instance id, as the
+// install does, and must not reconcile the parallel tests' Rollouts beside
+// the suite's controller.
 func TestInstallManifestsGrantLeastPrivilege(t *testing.T) {
-	t.Parallel()
 	applyInstall(t)
 	for _, tc := range []struct {
 		verb, resource, ns string

@@ -55,7 +55,7 @@ func TestTrafficDynamicStableScale(t *testing.T) {
 	// Up: the weight follows the canary pods within replicas+1 (40 while
 	// only two canary pods are available). Down: each stable pod comes back
 	// before the weight does.
-	states := guard.finish(t)
+	states := guard.finish(t, routeState{0, 100, false})
 	want := []routeState{{0, 100, false}, {20, 80, false}, {40, 60, false}, {50, 50, false}, {40, 60, false}, {20, 80, false}, {0, 100, false}}
 	if !slices.Equal(states, want) {
 		t.Errorf("route states %v, want %v", states, want)

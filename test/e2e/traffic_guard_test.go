@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -120,8 +121,21 @@ func (g *trafficGuard) check(ctx context.Context, what string, obj client.Object
 func (g *trafficGuard) stop() { g.cancel(); g.wg.Wait() }
 
 // finish stops the guard, fails on any violation and returns the states.
-func (g *trafficGuard) finish(t *testing.T) []routeState {
+// With last, it first waits until the guard's watch has recorded last as
+// its latest state: a test that saw the route reach a state through its
+// own reads may be ahead of the guard's watch.
+func (g *trafficGuard) finish(t *testing.T, last ...routeState) []routeState {
 	t.Helper()
+	for _, want := range last {
+		eventually(t, 30*time.Second, fmt.Sprintf("the guard's watch records route %s", want), func() error {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			if n := len(g.states); n == 0 || g.states[n-1] != want {
+				return fmt.Errorf("states so far %v", g.states)
+			}
+			return nil
+		})
+	}
 	g.stop()
 	g.mu.Lock()
 	defer g.mu.Unlock()
