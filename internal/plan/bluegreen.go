@@ -140,7 +140,9 @@ func (r *blueGreenRun) promotionGate() {
 		s.ControllerPause = true
 		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s)", rampv1.PauseReasonBlueGreenPause)
 		if timed {
-			r.out.requeue(rampv1.SaturatingAdd(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds)), pauseStartSlack+time.Second))
+			// startTime has second resolution: the deadline below counts
+			// from the next whole second; look again just after it.
+			r.out.requeue(rampv1.SaturatingAdd(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds)), 20*time.Millisecond+time.Second))
 		}
 		return
 	case timed:
