@@ -31,7 +31,7 @@ func startPause(s *rampv1.RolloutStatus, now time.Time, timed bool) {
 // under a second, never shorter.
 func pauseStart(cond rampv1.PauseCondition, precise *metav1.MicroTime, now time.Time) time.Time {
 	second := cond.StartTime.Time
-	if p := precise; p != nil && !p.Time.Before(second) && p.Time.Before(second.Add(time.Second)) && !p.Time.After(now) {
+	if p := precise; p != nil && !p.Time.Before(second) && p.Time.Before(second.Add(time.Second)) && !p.After(now) {
 		return p.Time
 	}
 	return second.Add(time.Second)
