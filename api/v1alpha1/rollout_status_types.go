@@ -357,6 +357,11 @@ type BlueGreenStatus struct {
 	// PostPromotionAnalysisRunStatus is the post-promotion AnalysisRun.
 	// +optional
 	PostPromotionAnalysisRunStatus *RolloutAnalysisRunStatus `json:"postPromotionAnalysisRunStatus,omitempty"`
+	// PauseStartTime (Ramp) is when the autoPromotionSeconds pause began, to
+	// the microsecond, beside the BlueGreenPause pause condition; read as
+	// status.canary.pauseStartTime is.
+	// +optional
+	PauseStartTime *metav1.MicroTime `json:"pauseStartTime,omitempty"`
 }
 
 // ALBStatus is the AWS state behind one ALB Ingress.

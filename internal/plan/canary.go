@@ -77,7 +77,7 @@ func Canary(in Input) Output {
 		// two writes (conditions cleared, then spec.paused unset).
 		r.s.ControllerPause = false
 	}
-	forgetPauseStart(&r.s)
+	forgetPauseStarts(&r.s)
 	r.quiet()
 	return r.finish()
 }
@@ -216,7 +216,9 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 			return true
 		}
 		d, _ := PauseDuration(p.Duration) // validated (ValidateStrategy) before any step runs
-		startPause(s, now, d != nil)
+		if precise := startPause(s, rampv1.PauseReasonCanaryPauseStep, now); d != nil {
+			s.Canary.PauseStartTime = precise
+		}
 		s.ControllerPause = true
 		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s)", rampv1.PauseReasonCanaryPauseStep)
 		cond = &s.PauseConditions[len(s.PauseConditions)-1]

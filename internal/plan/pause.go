@@ -8,18 +8,16 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// startPause records a canary pause step's pause beginning now: the
-// condition's startTime at upstream's second resolution (what the API
-// server stores of a metav1.Time, and what upstream's clients read) and,
-// for a timed pause, the precise start in status.canary.pauseStartTime, at
-// the microsecond resolution the API server stores of it, so the pause
+// startPause records a pause for reason beginning now: the condition's
+// startTime at upstream's second resolution (what the API server stores of
+// a metav1.Time, and what upstream's clients read). It returns the precise
+// start, at the microsecond resolution the API server stores of a
+// metav1.MicroTime, for a timed pause to record beside it, so the pause
 // measures the same from this pass and from a restarted controller's.
-func startPause(s *rampv1.RolloutStatus, now time.Time, timed bool) {
+func startPause(s *rampv1.RolloutStatus, reason rampv1.PauseReason, now time.Time) *metav1.MicroTime {
 	s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
-		Reason: rampv1.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: now.Truncate(time.Second)}})
-	if timed {
-		s.Canary.PauseStartTime = &metav1.MicroTime{Time: now.Truncate(time.Microsecond)}
-	}
+		Reason: reason, StartTime: metav1.Time{Time: now.Truncate(time.Second)}})
+	return &metav1.MicroTime{Time: now.Truncate(time.Microsecond)}
 }
 
 // pauseStart is when the pause of cond began, for measuring its duration.
@@ -37,11 +35,14 @@ func pauseStart(cond rampv1.PauseCondition, precise *metav1.MicroTime, now time.
 	return second.Add(time.Second)
 }
 
-// forgetPauseStart drops the precise start once no canary pause step's
-// condition remains (the pause ended, a promote or a new revision cleared
-// it), so it is never read for a later pause.
-func forgetPauseStart(s *rampv1.RolloutStatus) {
+// forgetPauseStarts drops a precise start once its pause condition is gone
+// (the pause ended, a promote or a new revision cleared it), so it is never
+// read for a later pause.
+func forgetPauseStarts(s *rampv1.RolloutStatus) {
 	if findPause(s, rampv1.PauseReasonCanaryPauseStep) == nil {
 		s.Canary.PauseStartTime = nil
+	}
+	if findPause(s, rampv1.PauseReasonBlueGreenPause) == nil {
+		s.BlueGreen.PauseStartTime = nil
 	}
 }

@@ -145,3 +145,49 @@ func TestPauseStartForgotten(t *testing.T) {
 		t.Errorf("indefinite pause: conditions %v precise start %v, want one condition and no precise start", st.PauseConditions, st.Canary.PauseStartTime)
 	}
 }
+
+// TestBlueGreenAutoPromotionExact: autoPromotionSeconds counts from the
+// pass that pauses, to the microsecond (status.blueGreen.pauseStartTime,
+// read back through JSON), with an exact requeue; without a usable precise
+// start it counts from the end of startTime's second. The promoting pass
+// drops the precise start.
+func TestBlueGreenAutoPromotionExact(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		s := newBlueGreen(t, 2, rampv1.BlueGreenStrategy{AutoPromotionSeconds: 3})
+		s.run("v1", time.Minute)
+		s.now = s.now.Truncate(time.Second).Add(time.Second + 350*time.Millisecond)
+		for i := 0; i < 10 && len(s.ro.Status.PauseConditions) == 0; i++ {
+			s.apply("v2", s.plan(s.input("v2")))
+			s.now = s.now.Add(time.Millisecond)
+		}
+		st := s.ro.Status
+		if len(st.PauseConditions) != 1 || st.BlueGreen.PauseStartTime == nil {
+			t.Fatalf("not paused with a precise start: %+v", st)
+		}
+		second, precise := st.PauseConditions[0].StartTime.Time, st.BlueGreen.PauseStartTime.Time
+		if !second.Equal(precise.Truncate(time.Second)) || precise.Sub(second) < 300*time.Millisecond {
+			t.Fatalf("startTime %v, precise start %v: want the step's moment, 0.35 s past the second", second, precise)
+		}
+		deadline := precise.Add(3 * time.Second)
+		if drop { // upstream paused it: no precise start
+			s.ro.Status.BlueGreen.PauseStartTime = nil
+			deadline = second.Add(4 * time.Second)
+		}
+		s.now = deadline.Add(-time.Microsecond)
+		out := s.plan(s.input("v2"))
+		if out.RequeueAfter != time.Microsecond || len(out.Status.PauseConditions) != 1 {
+			t.Errorf("drop=%v: a microsecond before %v: requeue %v, conditions %v; want 1µs, still paused", drop, deadline, out.RequeueAfter, out.Status.PauseConditions)
+		}
+		s.now = deadline
+		out = s.plan(s.input("v2"))
+		if len(out.Status.PauseConditions) != 0 || out.Status.BlueGreen.PauseStartTime != nil {
+			t.Errorf("drop=%v: at %v: conditions %v, precise start %v; want neither (promoting)", drop, deadline,
+				out.Status.PauseConditions, out.Status.BlueGreen.PauseStartTime)
+		}
+		s.apply("v2", out)
+		s.run("v2", time.Minute)
+		if a := s.ro.Status.BlueGreen.ActiveSelector; a != "v2" {
+			t.Errorf("drop=%v: active %s after the promotion, want v2", drop, a)
+		}
+	}
+}
