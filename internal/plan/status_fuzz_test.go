@@ -76,8 +76,8 @@ func FuzzCanaryStatus(f *testing.F) {
 		if bit(5) {
 			st.CurrentStepIndex = nil
 		}
-		// The precise start beside the condition: within its second, a
-		// stale one from before it, or one ahead of the clock.
+		// The precise start beside the condition: none, within its second,
+		// a stale one from before it, or one ahead of the clock.
 		slack := time.Second // what an unusable precise start adds
 		if bit(0) {
 			start := st.PauseConditions[0].StartTime.Time
@@ -88,6 +88,8 @@ func FuzzCanaryStatus(f *testing.F) {
 				st.Canary.PauseStartTime, slack = &metav1.MicroTime{Time: start.Add(400 * time.Millisecond)}, 400*time.Millisecond
 			case bit(7):
 				st.Canary.PauseStartTime = &metav1.MicroTime{Time: start.Add(-1500 * time.Millisecond)}
+			default: // as upstream writes a pause: no precise start
+				st.Canary.PauseStartTime = nil
 			}
 		}
 		s.now = s.now.Add(time.Duration(after % int64(200*365*24*time.Hour)))
