@@ -229,6 +229,14 @@ type CanaryStatus struct {
 	// StepPluginStatuses are the states of step plugin runs.
 	// +optional
 	StepPluginStatuses []StepPluginStatus `json:"stepPluginStatuses,omitempty"`
+	// PauseStartTime (Ramp) is when the current timed pause step began, to
+	// the microsecond: the CanaryPauseStep pause condition's startTime keeps
+	// upstream's second resolution. Set only beside that condition; read
+	// only when it falls within the condition's startTime second and is not
+	// in the future (otherwise the pause counts from the end of that
+	// second, so it can only last longer). Upstream ignores it.
+	// +optional
+	PauseStartTime *metav1.MicroTime `json:"pauseStartTime,omitempty"`
 }
 
 // PingPongType names one of the two pingPong Services.
@@ -349,6 +357,11 @@ type BlueGreenStatus struct {
 	// PostPromotionAnalysisRunStatus is the post-promotion AnalysisRun.
 	// +optional
 	PostPromotionAnalysisRunStatus *RolloutAnalysisRunStatus `json:"postPromotionAnalysisRunStatus,omitempty"`
+	// PauseStartTime (Ramp) is when the autoPromotionSeconds pause began, to
+	// the microsecond, beside the BlueGreenPause pause condition; read as
+	// status.canary.pauseStartTime is.
+	// +optional
+	PauseStartTime *metav1.MicroTime `json:"pauseStartTime,omitempty"`
 }
 
 // ALBStatus is the AWS state behind one ALB Ingress.

@@ -2,9 +2,6 @@ package plan
 
 import (
 	"sort"
-	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
@@ -48,6 +45,7 @@ func BlueGreen(in Input) Output {
 	r.hpaAccounting(true, rampv1.HPAReasonActiveOnly, "it counts and scales only the active ReplicaSet (the /scale selector carries the active hash); the preview is not counted")
 	r.phase(r.healthy())
 	r.analysisEvents()
+	forgetPauseStarts(&r.s)
 	r.quiet()
 	return r.finish()
 }
@@ -135,17 +133,16 @@ func (r *blueGreenRun) promotionGate() {
 	case cond == nil && s.ControllerPause: // paused by us, condition cleared by the user: promote
 		s.ControllerPause = false // no RolloutResumed: the user's write resumed it, as upstream
 	case cond == nil:
-		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
-			Reason: rampv1.PauseReasonBlueGreenPause, StartTime: metav1.Time{Time: r.in.Now}})
+		precise := startPause(s, rampv1.PauseReasonBlueGreenPause, r.in.Now)
 		s.ControllerPause = true
 		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s)", rampv1.PauseReasonBlueGreenPause)
 		if timed {
-			r.out.requeue(rampv1.SaturatingAdd(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds)), pauseStartSlack+time.Second))
+			s.BlueGreen.PauseStartTime = precise
+			r.out.requeue(precise.Add(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds))).Sub(r.in.Now))
 		}
 		return
 	case timed:
-		// startTime has second resolution: count from the next whole second.
-		at := cond.StartTime.Add(rampv1.SaturatingAdd(time.Second, rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds))))
+		at := pauseStart(*cond, s.BlueGreen.PauseStartTime, r.in.Now).Add(rampv1.SaturatingSeconds(int64(r.b.AutoPromotionSeconds)))
 		if r.in.Now.Before(at) {
 			r.out.requeue(at.Sub(r.in.Now))
 			return

@@ -2,17 +2,9 @@ package plan
 
 import (
 	"fmt"
-	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
-
-// pauseStartSlack: a timed pause starts on a whole second (the resolution of
-// status.pauseConditions[].startTime) and ends this long after its deadline,
-// so it never ends early, whatever the observer measures from.
-const pauseStartSlack = 20 * time.Millisecond
 
 // canaryRun carries one planning pass of a canary Rollout.
 type canaryRun struct {
@@ -85,6 +77,7 @@ func Canary(in Input) Output {
 		// two writes (conditions cleared, then spec.paused unset).
 		r.s.ControllerPause = false
 	}
+	forgetPauseStarts(&r.s)
 	r.quiet()
 	return r.finish()
 }
@@ -223,16 +216,9 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 			return true
 		}
 		d, _ := PauseDuration(p.Duration) // validated (ValidateStrategy) before any step runs
-		start := now
-		if d != nil { // start a timed pause on a whole second, exactly representable in status
-			start = now.Truncate(time.Second)
-			if now.Sub(start) > pauseStartSlack {
-				r.out.requeue(start.Add(time.Second).Sub(now))
-				return false
-			}
+		if precise := startPause(s, rampv1.PauseReasonCanaryPauseStep, now); d != nil {
+			s.Canary.PauseStartTime = precise
 		}
-		s.PauseConditions = append(s.PauseConditions, rampv1.PauseCondition{
-			Reason: rampv1.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: start}})
 		s.ControllerPause = true
 		r.out.event(rampv1.RolloutReasonPaused, rampv1.RolloutMessagePaused+" (%s)", rampv1.PauseReasonCanaryPauseStep)
 		cond = &s.PauseConditions[len(s.PauseConditions)-1]
@@ -241,7 +227,7 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	if d == nil {
 		return false
 	}
-	deadline := cond.StartTime.Add(rampv1.SaturatingAdd(*d, pauseStartSlack))
+	deadline := pauseStart(*cond, s.Canary.PauseStartTime, now).Add(*d)
 	if now.Before(deadline) {
 		r.out.requeue(deadline.Sub(now))
 		return false
@@ -249,7 +235,8 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	s.PauseConditions = withoutPause(s.PauseConditions, rampv1.PauseReasonCanaryPauseStep)
 	s.ControllerPause = len(s.PauseConditions) > 0
 	r.out.event(rampv1.RolloutReasonResumed, "%s", rampv1.RolloutMessageResumed)
-	late := now.Sub(cond.StartTime.Add(*d))
+	s.Canary.PauseStartTime = nil
+	late := now.Sub(deadline)
 	r.out.PauseOvershoot = &late
 	return true
 }

@@ -43,29 +43,26 @@ func TestCanarySeed003(t *testing.T) {
   0.04s event RolloutStepCompleted
   0.04s v1=3 v2=2 step=2 phase=Progressing stable=v1
   0.05s event RolloutStepCompleted
-  0.05s v1=3 v2=2 step=3 phase=Progressing stable=v1
-  1.00s event RolloutPaused
-  1.00s v1=3 v2=2 step=3 phase=Paused stable=v1
- 11.02s event RolloutResumed
- 11.02s event RolloutStepCompleted
- 11.02s v1=2 v2=3 step=4 phase=Progressing stable=v1
- 11.03s event RolloutStepCompleted
- 11.03s v1=2 v2=3 step=5 phase=Progressing stable=v1
- 12.00s event RolloutPaused
- 12.00s v1=2 v2=3 step=5 phase=Paused stable=v1
- 22.02s event RolloutResumed
- 22.02s event RolloutStepCompleted
- 22.02s v1=1 v2=4 step=6 phase=Progressing stable=v1
- 22.03s event RolloutStepCompleted
- 22.03s v1=1 v2=4 step=7 phase=Progressing stable=v1
- 23.00s event RolloutPaused
- 23.00s v1=1 v2=4 step=7 phase=Paused stable=v1
- 33.02s event RolloutResumed
- 33.02s event RolloutStepCompleted
- 33.02s v1=0 v2=5 step=8 phase=Progressing stable=v1
- 33.03s event RolloutCompleted
- 33.03s v1=0 v2=5 step=8 phase=Progressing stable=v2
- 33.04s v1=0 v2=5 step=8 phase=Healthy stable=v2`)
+  0.05s event RolloutPaused
+  0.05s v1=3 v2=2 step=3 phase=Paused stable=v1
+ 10.05s event RolloutResumed
+ 10.05s event RolloutStepCompleted
+ 10.05s v1=2 v2=3 step=4 phase=Progressing stable=v1
+ 10.06s event RolloutStepCompleted
+ 10.06s event RolloutPaused
+ 10.06s v1=2 v2=3 step=5 phase=Paused stable=v1
+ 20.06s event RolloutResumed
+ 20.06s event RolloutStepCompleted
+ 20.06s v1=1 v2=4 step=6 phase=Progressing stable=v1
+ 20.07s event RolloutStepCompleted
+ 20.07s event RolloutPaused
+ 20.07s v1=1 v2=4 step=7 phase=Paused stable=v1
+ 30.07s event RolloutResumed
+ 30.07s event RolloutStepCompleted
+ 30.07s v1=0 v2=5 step=8 phase=Progressing stable=v1
+ 30.08s event RolloutCompleted
+ 30.08s v1=0 v2=5 step=8 phase=Progressing stable=v2
+ 30.09s v1=0 v2=5 step=8 phase=Healthy stable=v2`)
 }
 
 func TestCanaryActions(t *testing.T) {

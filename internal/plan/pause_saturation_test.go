@@ -19,7 +19,7 @@ import (
 func TestPauseNeverEndsEarly(t *testing.T) {
 	for _, d := range []intstr.IntOrString{
 		intstr.FromString("2562047h47m16.854775807s"), // exactly the longest time.Duration
-		intstr.FromString("2562047h47m16.84s"),        // within 20 ms of it: overflowed with the start slack
+		intstr.FromString("2562047h47m16.84s"),        // within 20 ms of it: overflowed with the 20 ms slack pauses once had
 		intstr.FromString("2562047h"),
 		intstr.FromInt32(math.MaxInt32),
 		intstr.FromString(fmt.Sprint(math.MaxInt32)),

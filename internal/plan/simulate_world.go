@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"sort"
@@ -95,8 +96,22 @@ func (w *simWorld) apply(hash string, out *Output) (changed bool, started, termi
 	if !apiequality.Semantic.DeepEqual(out.Status, w.ro.Status) {
 		changed = true
 	}
-	w.ro.Status = out.Status
+	w.ro.Status = stored(out.Status)
 	return changed, started, terminated
+}
+
+// stored is status as the API server keeps it and the next pass reads it
+// back: through JSON, so times lose what their encoding drops (a
+// metav1.Time its fraction of a second, a metav1.MicroTime its
+// nanoseconds), as after a controller restart. A status that does not
+// encode (a step plugin's raw state that is not JSON) is kept as it is.
+func stored(s rampv1.RolloutStatus) rampv1.RolloutStatus {
+	var back rampv1.RolloutStatus
+	b, err := json.Marshal(s)
+	if err != nil || json.Unmarshal(b, &back) != nil {
+		return s
+	}
+	return back
 }
 
 // applyRoutes points the Services and the routes as out says; the routes

@@ -35,11 +35,12 @@ func fuzzSteps(b []byte, durations []string) []rampv1.CanaryStep {
 var fuzzDurations = []string{"10s", "1h", "2562047h47m16.854775807s", "2562047h47m16.84s", "2147483647", "0s", "1ms"}
 
 // FuzzCanaryStatus: a canary paused on its update, then its status
-// overwritten with any step index, pause condition, stableRS,
-// currentPodHash, controllerPause and abort. The plan never panics, its
-// step index is within 0..steps, and a timed pause of an update in
-// progress (with its condition) never ends before its start plus its
-// duration.
+// overwritten with any step index, pause condition (with or without a
+// precise start, usable or not), stableRS, currentPodHash, controllerPause
+// and abort. The plan never panics, its step index is within 0..steps, and
+// a timed pause of an update in progress (with its condition) never ends
+// before its start plus its duration: the precise start when usable, else
+// the end of the condition's startTime second.
 func FuzzCanaryStatus(f *testing.F) {
 	f.Add([]byte{0, 20, 1, 0, 0, 60, 2, 60}, int32(-1), int64(-3600), uint8(1), int64(0))
 	f.Add([]byte{0, 20, 3, 2, 0, 80}, int32(1), int64(0), uint8(1), int64(86400*365*300))
@@ -47,6 +48,9 @@ func FuzzCanaryStatus(f *testing.F) {
 	f.Add([]byte{0, 20, 1, 0}, int32(math.MinInt32), int64(0), uint8(1|1<<1|1<<2), int64(0))
 	f.Add([]byte{0, 20, 1, 0, 2, 10}, int32(math.MaxInt32), int64(math.MinInt64), uint8(1|1<<3), int64(math.MaxInt64))
 	f.Add([]byte{}, int32(0), int64(0), uint8(1<<5), int64(1))
+	f.Add([]byte{0, 20, 2, 1, 0, 80}, int32(1), int64(0), uint8(1|1<<1|1<<2|1<<6), int64(1400*time.Millisecond))
+	f.Add([]byte{0, 20, 2, 1, 0, 80}, int32(1), int64(0), uint8(1|1<<1|1<<2|1<<7), int64(1400*time.Millisecond))
+	f.Add([]byte{0, 20, 2, 1, 0, 80}, int32(1), int64(0), uint8(1|1<<1|1<<2|1<<6|1<<7), int64(1900*time.Millisecond))
 	f.Fuzz(func(t *testing.T, b []byte, step int32, startOffset int64, knobs uint8, after int64) {
 		steps := fuzzSteps(b, fuzzDurations)
 		s := newSim(t, 5, steps...)
@@ -72,6 +76,22 @@ func FuzzCanaryStatus(f *testing.F) {
 		if bit(5) {
 			st.CurrentStepIndex = nil
 		}
+		// The precise start beside the condition: none, within its second,
+		// a stale one from before it, or one ahead of the clock.
+		slack := time.Second // what an unusable precise start adds
+		if bit(0) {
+			start := st.PauseConditions[0].StartTime.Time
+			switch {
+			case bit(6) && bit(7):
+				st.Canary.PauseStartTime = &metav1.MicroTime{Time: s.now.Add(time.Hour)}
+			case bit(6):
+				st.Canary.PauseStartTime, slack = &metav1.MicroTime{Time: start.Add(400 * time.Millisecond)}, 400*time.Millisecond
+			case bit(7):
+				st.Canary.PauseStartTime = &metav1.MicroTime{Time: start.Add(-1500 * time.Millisecond)}
+			default: // as upstream writes a pause: no precise start
+				st.Canary.PauseStartTime = nil
+			}
+		}
 		s.now = s.now.Add(time.Duration(after % int64(200*365*24*time.Hour)))
 		in := s.input("v2")
 		out := s.plan(in)
@@ -85,8 +105,9 @@ func FuzzCanaryStatus(f *testing.F) {
 		if i := in.Rollout.Status.CurrentStepIndex; i != nil && *i >= 0 && *i < n && st.CurrentPodHash == "v2" && st.StableRS != "v2" && !st.Abort {
 			if p := steps[*i].Pause; p != nil && p.Duration != nil && len(st.PauseConditions) == 1 && *out.Status.CurrentStepIndex > *i {
 				d, _ := PauseDuration(p.Duration)
-				if end := st.PauseConditions[0].StartTime.Add(*d); s.now.Before(end) {
-					t.Fatalf("pause %s at step %d started %v ended at %v, before %v", p.Duration.String(), *i, st.PauseConditions[0].StartTime, s.now, end)
+				if end := st.PauseConditions[0].StartTime.Add(slack).Add(*d); s.now.Before(end) {
+					t.Fatalf("pause %s at step %d started %v (precise %v) ended at %v, before %v",
+						p.Duration.String(), *i, st.PauseConditions[0].StartTime, st.Canary.PauseStartTime, s.now, end)
 				}
 			}
 		}

@@ -27,6 +27,7 @@ func BenchmarkCanary(b *testing.B) {
 	p := ownController(b, ns, ns)
 	b.Run("steps-20-40-60-80", func(b *testing.B) { benchSteps(b, ns, p) })
 	b.Run("pause-2s", func(b *testing.B) { benchPause(b, ns) })
+	b.Run("pauses-4x1s", func(b *testing.B) { benchPauses(b, ns) })
 }
 
 // benchSteps: a 5-replica canary with setWeight 20, 40, 60, 80 and no pause,
@@ -81,6 +82,7 @@ func benchPause(b *testing.B, ns string) {
 		setImageDirect(b, ns, name, fmt.Sprintf("registry.example/app:v%d", i+2))
 		var seen, over time.Time
 		var startTime metav1.Time
+		var precise *metav1.MicroTime
 		ro = watchRollout(b, ns, name, 2*time.Minute, func(ro *rampv1.Rollout) bool {
 			s := ro.Status
 			if newTemplate(old)(ro) != nil || s.CurrentStepIndex == nil {
@@ -88,7 +90,7 @@ func benchPause(b *testing.B, ns string) {
 			}
 			switch {
 			case seen.IsZero() && *s.CurrentStepIndex == 1 && len(s.PauseConditions) > 0:
-				seen, startTime = time.Now(), s.PauseConditions[0].StartTime
+				seen, startTime, precise = time.Now(), s.PauseConditions[0].StartTime, s.Canary.PauseStartTime
 			case !seen.IsZero() && over.IsZero() && (*s.CurrentStepIndex > 1 || len(s.PauseConditions) == 0):
 				over = time.Now()
 			}
@@ -99,11 +101,18 @@ func benchPause(b *testing.B, ns string) {
 		}
 		observedPause := over.Sub(seen)
 		overshoot += observedPause - 2*time.Second
-		b.Logf("update %d: pause seen for %s (overshoot %+dms); %s after its startTime %s (second resolution)",
+		b.Logf("update %d: pause seen for %s (overshoot %+dms); %s after its startTime %s (second resolution), %s",
 			i+1, observedPause.Round(time.Millisecond), (observedPause - 2*time.Second).Milliseconds(),
-			over.Sub(startTime.Time).Round(time.Millisecond), startTime.Format(time.RFC3339))
+			over.Sub(startTime.Time).Round(time.Millisecond), startTime.Format(time.RFC3339), sincePrecise(over, precise))
 	}
 	b.ReportMetric(overshoot.Seconds()/float64(b.N), "s-pause-overshoot/op")
+}
+
+func sincePrecise(t time.Time, precise *metav1.MicroTime) string {
+	if precise == nil {
+		return "no precise start"
+	}
+	return t.Sub(precise.Time).Round(time.Millisecond).String() + " after its precise start"
 }
 
 // setImageDirect sends setImage's merge patch with the suite's client, so
