@@ -105,6 +105,35 @@ var improvements = []improvement{
 			return len(u) >= 2 && len(r) >= 2 && u[0] == r[0] && u[1] == "Running" && r[1] != "Running"
 		},
 	},
+	{
+		// Ramp takes measurements outside its reconcile workers (one hanging
+		// endpoint must not stall every run: docs/security.md, section 6),
+		// so a run's first status, written before its first measurements
+		// come back, says Running, and the Rollout records
+		// AnalysisRunRunning; upstream measures inside its first pass and
+		// can go straight to the verdict.
+		id:  "async-first-measurement",
+		key: regexp.MustCompile(`^(events \(reasons said\)|metric rollout_events_total \(counted\))$`),
+		match: func(upstream, ramp string) bool {
+			drop := func(s, r string) string {
+				return strings.Join(slices.DeleteFunc(strings.Fields(s), func(f string) bool { return f == r || f == "Normal/"+r }), " ")
+			}
+			return !strings.Contains(upstream, "AnalysisRunRunning") && strings.Contains(ramp, "AnalysisRunRunning") &&
+				drop(upstream, "RolloutAddedToInformer") == drop(ramp, "AnalysisRunRunning")
+		},
+	},
+	{
+		// Ramp marks each AnalysisRun it creates with the hash of its spec
+		// and takes up an existing run of the expected name only when the
+		// hash and its owner match (docs/security.md, run reuse): upstream
+		// adopts any run of the name, so whoever may create AnalysisRuns
+		// can pre-create one that always succeeds.
+		id:  "run-spec-hash",
+		key: regexp.MustCompile(`^analysisrun/[^ ]+ annotation rollout\.ramp\.dev/spec-hash$`),
+		match: func(upstream, ramp string) bool {
+			return upstream == "" && len(ramp) == 64
+		},
+	},
 }
 
 // explain returns the id of the improvement that covers a difference, or "".
