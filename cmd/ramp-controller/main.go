@@ -73,10 +73,12 @@ func run(args []string) error {
 		Metrics:                       metricsOptions(o),
 		HealthProbeBindAddress:        o.probeAddr,
 		LeaderElection:                o.leaderElect,
-		LeaderElectionID:              "ramp-controller",
+		LeaderElectionID:              o.leaseName(),
 		LeaderElectionNamespace:       o.leaderElectionNamespace,
 		LeaderElectionReleaseOnCancel: true,
 		LeaseDuration:                 &o.leaseDuration,
+		RenewDeadline:                 &o.renewDeadline,
+		RetryPeriod:                   &o.retryPeriod,
 	})
 	if err != nil {
 		return fmt.Errorf("manager: %w", err)
@@ -107,7 +109,7 @@ func run(args []string) error {
 	if err := mgr.AddReadyzCheck("informers", synced.check); err != nil {
 		return err
 	}
-	log.Info("starting manager", "namespace", o.namespace, "instanceID", o.instanceID, "leaderElection", o.leaderElect)
+	log.Info("starting manager", "namespace", o.namespace, "instanceID", o.instanceID, "leaderElection", o.leaderElect, "lease", o.leaseName())
 	return mgr.Start(ctrl.SetupSignalHandler())
 }
 
