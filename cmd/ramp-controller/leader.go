@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/tools/leaderelection"
+	ctrl "sigs.k8s.io/controller-runtime"
 )
 
 // leaseBaseName is the leader-election Lease of the controller without
@@ -21,6 +22,20 @@ func (o options) leaseName() string {
 		return leaseBaseName
 	}
 	return leaseBaseName + "-" + o.instanceID
+}
+
+// leaderElectionOptions are the manager's leader-election options the
+// flags describe; the Lease is released when the controller stops.
+func leaderElectionOptions(o options) ctrl.Options {
+	return ctrl.Options{
+		LeaderElection:                o.leaderElect,
+		LeaderElectionID:              o.leaseName(),
+		LeaderElectionNamespace:       o.leaderElectionNamespace,
+		LeaderElectionReleaseOnCancel: true,
+		LeaseDuration:                 &o.leaseDuration,
+		RenewDeadline:                 &o.renewDeadline,
+		RetryPeriod:                   &o.retryPeriod,
+	}
 }
 
 // checkLeaderElection validates --instance-id (a label value, and part of

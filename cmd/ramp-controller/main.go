@@ -66,20 +66,10 @@ func run(args []string) error {
 	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
 	metrics.CountRequests(cfg)
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                        scheme,
-		Cache:                         cacheOptions(o),
-		Client:                        client.Options{Cache: &client.CacheOptions{Unstructured: true}}, // route objects come from informers too
-		Metrics:                       metricsOptions(o),
-		HealthProbeBindAddress:        o.probeAddr,
-		LeaderElection:                o.leaderElect,
-		LeaderElectionID:              o.leaseName(),
-		LeaderElectionNamespace:       o.leaderElectionNamespace,
-		LeaderElectionReleaseOnCancel: true,
-		LeaseDuration:                 &o.leaseDuration,
-		RenewDeadline:                 &o.renewDeadline,
-		RetryPeriod:                   &o.retryPeriod,
-	})
+	mopts := leaderElectionOptions(o)
+	mopts.Scheme, mopts.Cache, mopts.Metrics, mopts.HealthProbeBindAddress = scheme, cacheOptions(o), metricsOptions(o), o.probeAddr
+	mopts.Client = client.Options{Cache: &client.CacheOptions{Unstructured: true}} // route objects come from informers too
+	mgr, err := ctrl.NewManager(cfg, mopts)
 	if err != nil {
 		return fmt.Errorf("manager: %w", err)
 	}

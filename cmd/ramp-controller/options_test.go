@@ -187,3 +187,20 @@ func TestCacheOptionsShardByInstanceID(t *testing.T) {
 		t.Errorf("without --namespace the cache is limited to %v", opts.DefaultNamespaces)
 	}
 }
+
+// TestLeaderElectionOptions: the leader-election flags reach the manager's
+// options, with the per-instance Lease.
+func TestLeaderElectionOptions(t *testing.T) {
+	o, err := parseOptions(flag.NewFlagSet("test", flag.ContinueOnError), []string{"--instance-id=shard-a", "--leader-election-namespace=ops",
+		"--leader-election-lease-duration=4s", "--leader-election-renew-deadline=3s", "--leader-election-retry-period=500ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := leaderElectionOptions(o)
+	if !m.LeaderElection || m.LeaderElectionID != "ramp-controller-shard-a" || m.LeaderElectionNamespace != "ops" || !m.LeaderElectionReleaseOnCancel {
+		t.Errorf("election %v id %q namespace %q release %v", m.LeaderElection, m.LeaderElectionID, m.LeaderElectionNamespace, m.LeaderElectionReleaseOnCancel)
+	}
+	if *m.LeaseDuration != 4*time.Second || *m.RenewDeadline != 3*time.Second || *m.RetryPeriod != 500*time.Millisecond {
+		t.Errorf("lease %s renew %s retry %s", *m.LeaseDuration, *m.RenewDeadline, *m.RetryPeriod)
+	}
+}
