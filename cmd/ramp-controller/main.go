@@ -66,18 +66,10 @@ func run(args []string) error {
 	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
 	metrics.CountRequests(cfg)
 
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                        scheme,
-		Cache:                         cacheOptions(o),
-		Client:                        client.Options{Cache: &client.CacheOptions{Unstructured: true}}, // route objects come from informers too
-		Metrics:                       metricsOptions(o),
-		HealthProbeBindAddress:        o.probeAddr,
-		LeaderElection:                o.leaderElect,
-		LeaderElectionID:              "ramp-controller",
-		LeaderElectionNamespace:       o.leaderElectionNamespace,
-		LeaderElectionReleaseOnCancel: true,
-		LeaseDuration:                 &o.leaseDuration,
-	})
+	mopts := leaderElectionOptions(o)
+	mopts.Scheme, mopts.Cache, mopts.Metrics, mopts.HealthProbeBindAddress = scheme, cacheOptions(o), metricsOptions(o), o.probeAddr
+	mopts.Client = client.Options{Cache: &client.CacheOptions{Unstructured: true}} // route objects come from informers too
+	mgr, err := ctrl.NewManager(cfg, mopts)
 	if err != nil {
 		return fmt.Errorf("manager: %w", err)
 	}
@@ -107,7 +99,7 @@ func run(args []string) error {
 	if err := mgr.AddReadyzCheck("informers", synced.check); err != nil {
 		return err
 	}
-	log.Info("starting manager", "namespace", o.namespace, "instanceID", o.instanceID, "leaderElection", o.leaderElect)
+	log.Info("starting manager", "namespace", o.namespace, "instanceID", o.instanceID, "leaderElection", o.leaderElect, "lease", o.leaseName())
 	return mgr.Start(ctrl.SetupSignalHandler())
 }
 

@@ -21,6 +21,8 @@ type options struct {
 	leaderElect             bool
 	leaderElectionNamespace string
 	leaseDuration           time.Duration
+	renewDeadline           time.Duration // leader-election timings (issue 20 §4)
+	retryPeriod             time.Duration
 	metricsAddr             string
 	probeAddr               string
 	logFormat               string
@@ -47,9 +49,11 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	var o options
 	fs.StringVar(&o.namespace, "namespace", "", "watch only this namespace (default: all namespaces)")
 	fs.StringVar(&o.instanceID, "instance-id", "", "handle only objects labelled "+rampv1.ControllerInstanceIDLabel+"=<id>; without it, only objects without that label")
-	fs.BoolVar(&o.leaderElect, "leader-elect", true, "elect a leader (Lease \"ramp-controller\") so that only one replica reconciles")
+	fs.BoolVar(&o.leaderElect, "leader-elect", true, "elect a leader (Lease \"ramp-controller\", or \"ramp-controller-<instance-id>\" with --instance-id) so that only one replica reconciles")
 	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader-election Lease (default: $POD_NAMESPACE, the controller's own namespace, else --namespace, else kube-system)")
-	fs.DurationVar(&o.leaseDuration, "leader-election-lease-duration", 15*time.Second, "leader-election lease duration")
+	fs.DurationVar(&o.leaseDuration, "leader-election-lease-duration", 15*time.Second, "how long a standby waits, after the leader's last renewal, before it takes the Lease")
+	fs.DurationVar(&o.renewDeadline, "leader-election-renew-deadline", 10*time.Second, "how long the leader tries to renew its Lease before it gives up leading (and exits); less than the lease duration")
+	fs.DurationVar(&o.retryPeriod, "leader-election-retry-period", 2*time.Second, "interval between a replica's attempts to take or renew the Lease; the renew deadline must exceed 1.2 times it")
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8090", "address of the Prometheus /metrics endpoint (\"0\" disables it)")
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8080", "address of the /healthz and /readyz endpoints")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
@@ -70,6 +74,9 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 		return o, err
 	}
 	if err := o.checkAnalysisBounds(); err != nil {
+		return o, err
+	}
+	if err := o.checkLeaderElection(); err != nil {
 		return o, err
 	}
 	var err error

@@ -90,6 +90,43 @@ func TestParseOptions(t *testing.T) {
 		{name: "zero provider timeout", args: []string{"--max-provider-timeout=0s"}, wantErr: `--max-provider-timeout must be positive, not 0s`},
 		{name: "negative budget", args: []string{"--condition-evaluation-budget=-1s"}, wantErr: `--condition-evaluation-budget must be positive, not -1s`},
 		{name: "bad secret selector", args: []string{"--secret-label-selector=a in (b"}, wantErr: `--secret-label-selector "a in (b":`},
+		// Leader election (issue 20 §4): client-go's rules for the timings,
+		// a Lease per instance id.
+		{name: "leader election defaults", check: func(o options) string {
+			if o.leaseDuration != 15*time.Second || o.renewDeadline != 10*time.Second || o.retryPeriod != 2*time.Second || o.leaseName() != "ramp-controller" {
+				return fmt.Sprintf("lease %s renew %s retry %s name %s", o.leaseDuration, o.renewDeadline, o.retryPeriod, o.leaseName())
+			}
+			return ""
+		}},
+		{name: "fast failover timings", args: []string{"--leader-election-lease-duration=4s", "--leader-election-renew-deadline=3s", "--leader-election-retry-period=500ms"},
+			check: func(o options) string {
+				if o.leaseDuration != 4*time.Second || o.renewDeadline != 3*time.Second || o.retryPeriod != 500*time.Millisecond {
+					return fmt.Sprintf("lease %s renew %s retry %s", o.leaseDuration, o.renewDeadline, o.retryPeriod)
+				}
+				return ""
+			}},
+		{name: "Lease per instance id", args: []string{"--instance-id", "shard-a"}, check: func(o options) string {
+			if o.leaseName() != "ramp-controller-shard-a" {
+				return "lease name " + o.leaseName()
+			}
+			return ""
+		}},
+		{name: "lease not longer than renew deadline", args: []string{"--leader-election-lease-duration=10s"},
+			wantErr: "--leader-election-lease-duration (10s) must be greater than --leader-election-renew-deadline (10s)"},
+		{name: "renew deadline within jittered retry period", args: []string{"--leader-election-renew-deadline=3s", "--leader-election-retry-period=2500ms"},
+			wantErr: "--leader-election-renew-deadline (3s) must be greater than 1.2 x --leader-election-retry-period (2.5s)"},
+		{name: "zero lease duration", args: []string{"--leader-election-lease-duration=0s"}, wantErr: "--leader-election-lease-duration must be positive, not 0s"},
+		{name: "negative renew deadline", args: []string{"--leader-election-renew-deadline=-1s"}, wantErr: "--leader-election-renew-deadline must be positive, not -1s"},
+		{name: "zero retry period", args: []string{"--leader-election-retry-period=0s"}, wantErr: "--leader-election-retry-period must be positive, not 0s"},
+		{name: "instance id not a label value", args: []string{"--instance-id", "a b"}, wantErr: `--instance-id "a b" is not a valid label value`},
+		{name: "instance id cannot name a Lease", args: []string{"--instance-id", "Shard_A"},
+			wantErr: `--instance-id "Shard_A" cannot name the leader-election Lease "ramp-controller-Shard_A"`},
+		{name: "any label value without leader election", args: []string{"--instance-id", "Shard_A", "--leader-elect=false"}, check: func(o options) string {
+			if o.instanceID != "Shard_A" {
+				return "instance id " + o.instanceID
+			}
+			return ""
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("POD_NAMESPACE", tc.env)
@@ -148,5 +185,22 @@ func TestCacheOptionsShardByInstanceID(t *testing.T) {
 	}
 	if opts := cacheOptions(options{}); opts.DefaultNamespaces != nil {
 		t.Errorf("without --namespace the cache is limited to %v", opts.DefaultNamespaces)
+	}
+}
+
+// TestLeaderElectionOptions: the leader-election flags reach the manager's
+// options, with the per-instance Lease.
+func TestLeaderElectionOptions(t *testing.T) {
+	o, err := parseOptions(flag.NewFlagSet("test", flag.ContinueOnError), []string{"--instance-id=shard-a", "--leader-election-namespace=ops",
+		"--leader-election-lease-duration=4s", "--leader-election-renew-deadline=3s", "--leader-election-retry-period=500ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := leaderElectionOptions(o)
+	if !m.LeaderElection || m.LeaderElectionID != "ramp-controller-shard-a" || m.LeaderElectionNamespace != "ops" || !m.LeaderElectionReleaseOnCancel {
+		t.Errorf("election %v id %q namespace %q release %v", m.LeaderElection, m.LeaderElectionID, m.LeaderElectionNamespace, m.LeaderElectionReleaseOnCancel)
+	}
+	if *m.LeaseDuration != 4*time.Second || *m.RenewDeadline != 3*time.Second || *m.RetryPeriod != 500*time.Millisecond {
+		t.Errorf("lease %s renew %s retry %s", *m.LeaseDuration, *m.RenewDeadline, *m.RetryPeriod)
 	}
 }

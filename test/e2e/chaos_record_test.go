@@ -25,7 +25,7 @@ type chaosRecorder struct {
 	mu       sync.Mutex
 	pauses   map[string]*pauseSpan // open pauses by rollout/hash/reason/step
 	ended    []pauseSpan
-	steps    map[string]int32 // last step index by rollout/hash
+	steps    stepLog
 	initial  map[string]string
 	problems []string // steps skipped or repeated, pauses ended early
 	// availability, once armed
@@ -56,7 +56,7 @@ const pauseDuration = 2 * time.Second
 
 func recordChaos(ns string) *chaosRecorder {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &chaosRecorder{pauses: map[string]*pauseSpan{}, steps: map[string]int32{}, initial: map[string]string{},
+	r := &chaosRecorder{pauses: map[string]*pauseSpan{}, steps: stepLog{}, initial: map[string]string{},
 		pods: map[string]podState{}, active: map[string]string{}, minAvail: map[string]int{}, cancel: cancel}
 	for _, list := range []client.ObjectList{&rampv1.RolloutList{}, &corev1.PodList{}, &corev1.ServiceList{}} {
 		r.wg.Add(1)
@@ -95,6 +95,27 @@ func (r *chaosRecorder) observe(typ watch.EventType, obj client.Object) {
 	}
 }
 
+// stepLog follows the currentStepIndex of every revision (rollout/hash):
+// each must start at 0 and go up one step at a time.
+type stepLog map[string]int32
+
+// observe records idx for rev and describes a step skipped or repeated ("" if none).
+func (l stepLog) observe(rev string, idx int32) string {
+	last, seen := l[rev]
+	if !seen || idx > last {
+		l[rev] = idx
+	}
+	switch {
+	case !seen && idx != 0:
+		return fmt.Sprintf("%s: first step seen is %d, not 0 (skipped)", rev, idx)
+	case seen && idx < last:
+		return fmt.Sprintf("%s: step %d after %d (repeated)", rev, idx, last)
+	case seen && idx > last+1:
+		return fmt.Sprintf("%s: step %d after %d (skipped)", rev, idx, last)
+	}
+	return ""
+}
+
 // rollout checks the step sequence of the revision and opens and closes pauses.
 func (r *chaosRecorder) rollout(ro *rampv1.Rollout, now time.Time) {
 	s := ro.Status
@@ -106,18 +127,8 @@ func (r *chaosRecorder) rollout(ro *rampv1.Rollout, now time.Time) {
 	}
 	rev := ro.Name + "/" + s.CurrentPodHash
 	if s.CurrentStepIndex != nil && s.CurrentPodHash != r.initial[ro.Name] {
-		idx := *s.CurrentStepIndex
-		last, seen := r.steps[rev]
-		switch {
-		case !seen && idx != 0:
-			r.problems = append(r.problems, fmt.Sprintf("%s: first step seen is %d, not 0 (skipped)", rev, idx))
-		case seen && idx < last:
-			r.problems = append(r.problems, fmt.Sprintf("%s: step %d after %d (repeated)", rev, idx, last))
-		case seen && idx > last+1:
-			r.problems = append(r.problems, fmt.Sprintf("%s: step %d after %d (skipped)", rev, idx, last))
-		}
-		if !seen || idx > last {
-			r.steps[rev] = idx
+		if p := r.steps.observe(rev, *s.CurrentStepIndex); p != "" {
+			r.problems = append(r.problems, p)
 		}
 	}
 	open := map[string]bool{}

@@ -115,16 +115,19 @@ func httpGet(url string) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
-// isLeader reads the controller's leader_election_master_status gauge.
+// isLeader reads the controller's leader_election_master_status gauge (of
+// its Lease, whatever its name).
 func (p *controllerProcess) isLeader() (bool, error) {
-	code, body, err := httpGet("http://" + p.metrics + "/metrics")
+	byLease, err := metricSum(p, "leader_election_master_status", nil, "name")
 	if err != nil {
-		return false, fmt.Errorf("/metrics: %w", err)
+		return false, err
 	}
-	if code != http.StatusOK {
-		return false, fmt.Errorf("/metrics: status %d", code)
+	for _, v := range byLease {
+		if v == 1 {
+			return true, nil
+		}
 	}
-	return strings.Contains(body, `leader_election_master_status{name="ramp-controller"} 1`), nil
+	return false, nil
 }
 
 func (p *controllerProcess) ready() error {

@@ -17,12 +17,12 @@ import (
 // TestNamespacedInstallRunsCanary: the install (config/default) with the
 // controller watching one namespace (--namespace), run as its ServiceAccount
 // with POD_NAMESPACE=ramp-system as the Deployment sets it and no
-// --leader-election-namespace: the Lease stays in ramp-system, where the
-// shipped Role grants it, so the controller leads and takes a canary through
-// a timed pause to Healthy, with no RBAC denial in its log.
+// --leader-election-namespace: the Lease (ramp-controller-<instance id>)
+// stays in ramp-system, where the shipped Role grants it, so the controller
+// leads and takes a canary through a timed pause to Healthy, with no RBAC
+// denial in its log.
 //
-// Not parallel: the install's Lease (ramp-system/ramp-controller) is also
-// TestInstallManifestsGrantLeastPrivilege's, and only one of them can lead.
+// Not parallel: it applies the install, as TestInstallManifestsGrantLeastPrivilege does.
 func TestNamespacedInstallRunsCanary(t *testing.T) {
 	applyInstall(t)
 	ns := namespace(t, "scoped")
@@ -34,7 +34,7 @@ func TestNamespacedInstallRunsCanary(t *testing.T) {
 	t.Cleanup(p.stop)
 	eventually(t, 60*time.Second, "namespaced controller is ready and leads", p.readyAndLeading)
 	var lease coordinationv1.Lease
-	if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: "ramp-system", Name: "ramp-controller"}, &lease); err != nil {
+	if err := env.client.Get(context.Background(), client.ObjectKey{Namespace: "ramp-system", Name: "ramp-controller-" + ns}, &lease); err != nil {
 		t.Fatalf("the Lease is not in ramp-system: %v", err)
 	}
 
