@@ -90,6 +90,12 @@ func TestParseOptions(t *testing.T) {
 		{name: "zero provider timeout", args: []string{"--max-provider-timeout=0s"}, wantErr: `--max-provider-timeout must be positive, not 0s`},
 		{name: "negative budget", args: []string{"--condition-evaluation-budget=-1s"}, wantErr: `--condition-evaluation-budget must be positive, not -1s`},
 		{name: "bad secret selector", args: []string{"--secret-label-selector=a in (b"}, wantErr: `--secret-label-selector "a in (b":`},
+		{name: "version", args: []string{"--version"}, check: func(o options) string {
+			if !o.printVersion {
+				return "--version not set"
+			}
+			return ""
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("POD_NAMESPACE", tc.env)
