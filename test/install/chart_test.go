@@ -204,7 +204,8 @@ func TestChartDefaults(t *testing.T) {
 }
 
 // TestChartValues: clusterInstall=false scopes the RBAC to a Role in the
-// release namespace (same rules) and adds --namespace; extraArgs, replicas,
+// release namespace (same rules) plus reading ClusterAnalysisTemplates, and
+// adds --namespace; extraArgs, replicas,
 // image and the metrics Service/ServiceMonitor follow their values.
 func TestChartValues(t *testing.T) {
 	objs := render(t, "team-a", map[string]any{
@@ -214,7 +215,8 @@ func TestChartValues(t *testing.T) {
 		"controller.metrics.enabled": true, "controller.metrics.serviceMonitor.enabled": true,
 		"controller.nodeSelector": map[string]any{"pool": "system"},
 	})
-	want := []string{"Deployment/ramp-controller", "Role/ramp-controller", "Role/ramp-controller-leader-election",
+	want := []string{"ClusterRole/ramp-controller-team-a-cluster-templates", "ClusterRoleBinding/ramp-controller-team-a-cluster-templates",
+		"Deployment/ramp-controller", "Role/ramp-controller", "Role/ramp-controller-leader-election",
 		"RoleBinding/ramp-controller", "RoleBinding/ramp-controller-leader-election", "Service/ramp-controller-metrics",
 		"ServiceAccount/ramp-controller", "ServiceMonitor/ramp-controller"}
 	if got := kinds(objs); !slices.Equal(got, want) {
@@ -223,6 +225,13 @@ func TestChartValues(t *testing.T) {
 	role := find(t, objs, "Role", "ramp-controller")
 	if role.namespace() != "team-a" || !reflect.DeepEqual(role["rules"], generatedRules(t, "ClusterRole")) {
 		t.Errorf("namespaced Role in %q with rules %v, want team-a and config/rbac/role.yaml's", role.namespace(), role["rules"])
+	}
+	// The one cluster-scoped kind the controller watches, and nothing else
+	// cluster-wide.
+	wantTemplates := []any{map[string]any{"apiGroups": []any{"argoproj.io"}, "resources": []any{"clusteranalysistemplates"},
+		"verbs": []any{"get", "list", "watch"}}}
+	if got := find(t, objs, "ClusterRole", "ramp-controller-team-a-cluster-templates")["rules"]; !reflect.DeepEqual(got, wantTemplates) {
+		t.Errorf("namespaced install's ClusterRole rules %v, want %v", got, wantTemplates)
 	}
 	if got := args(t, objs); !slices.Equal(got[4:], []string{"--namespace=team-a", "--kube-api-qps=80", "--log-level=debug"}) {
 		t.Errorf("args %v", got)
