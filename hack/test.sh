@@ -58,9 +58,10 @@ hack/up.sh
 t0=$(date +%s%N); hack/up.sh 2>/dev/null
 echo "measured: second up on a running control plane took $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
 go build -o bin/ramp ./cmd/ramp
-echo "== the kustomize install and the Helm chart, applied with a server-side dry run" >&2
+echo "== the installs on the control plane: kustomize and the chart (dry run), the namespaced chart's RBAC (for real)" >&2
 (cd test/install && RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
-  go test -count=1 -run TestApplyDryRun ./... >&2)
+  RAMP_CONTROLLER_BIN=$PWD/../../bin/ramp-controller \
+  go test -count=1 -run 'TestApplyDryRun|TestNamespacedChartRunsController' ./... >&2)
 RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig \
 RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \

@@ -4,5 +4,6 @@
 // the kustomize install (config/), and the Dockerfile's build context, user
 // and entrypoint. With RAMP_E2E_KUBECONFIG and RAMP_KUBECTL set (hack/test.sh
 // sets them), both installs are also applied to the local control plane
-// with a server-side dry run.
+// with a server-side dry run, and the namespace-scoped chart's RBAC for real,
+// under which the controller (RAMP_CONTROLLER_BIN) must become ready.
 package install
