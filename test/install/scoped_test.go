@@ -43,6 +43,9 @@ func TestNamespacedChartRunsController(t *testing.T) {
 	kubectl(t, manifests, "apply", "--server-side", "--force-conflicts", "-f", "-")
 	t.Cleanup(func() { kubectl(t, manifests, "delete", "--ignore-not-found", "--wait=false", "-f", "-") })
 
+	// A Lease left by an earlier run (its holder killed) would pass the
+	// check below without this controller ever leading.
+	kubectl(t, nil, "delete", "lease", "ramp-controller", "-n", ns, "--ignore-not-found")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
