@@ -2,7 +2,7 @@
 # make lint (also run by make test): go vet, staticcheck and golangci-lint
 # (.golangci.yml: the default linters plus errorlint, importas and depguard)
 # over the main module, its e2e and conformance suites included, and over the
-# test/cluster module. staticcheck and golangci-lint are built from Go modules
+# test/cluster and test/install modules. staticcheck and golangci-lint are built from Go modules
 # at the versions pinned in hack/tools/go.mod (`go tool -modfile`, cached by
 # the go command after the first build). test/upstream is not linted: it only
 # builds Argo Rollouts' own code, the conformance oracle.
@@ -19,7 +19,7 @@ step() { # name, command...: run it and say how long it took
   echo "lint: $name took $((SECONDS - t0))s" >&2
 }
 
-for mod in . test/cluster; do
+for mod in . test/cluster test/install; do
   (
     cd "$mod"
     step "go vet ($mod)" go vet -tags "$tags" ./...

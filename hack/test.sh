@@ -40,6 +40,8 @@ hack/lint.sh
 echo "== unit tests" >&2
 go test -count=1 ./...
 (cd test/cluster && go test -count=1 ./pki/... ./proc/...)
+# The Helm chart and the Dockerfile (own module: Helm's library stays out of go.mod).
+(cd test/install && go test -count=1 ./...)
 
 echo "== fuzzing: a short run of each target (hack/fuzz.sh, about a minute)" >&2
 hack/fuzz.sh
@@ -56,6 +58,10 @@ hack/up.sh
 t0=$(date +%s%N); hack/up.sh 2>/dev/null
 echo "measured: second up on a running control plane took $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
 go build -o bin/ramp ./cmd/ramp
+echo "== the installs on the control plane: kustomize and the chart (dry run), the namespaced chart's RBAC (for real)" >&2
+(cd test/install && RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
+  RAMP_CONTROLLER_BIN=$PWD/../../bin/ramp-controller \
+  go test -count=1 -run 'TestApplyDryRun|TestNamespacedChartRunsController' ./... >&2)
 RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig \
 RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \

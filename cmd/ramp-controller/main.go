@@ -27,6 +27,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/buildinfo"
 	"github.com/ramp-rollouts/ramp/internal/controller"
 	"github.com/ramp-rollouts/ramp/internal/controller/foreign"
 	"github.com/ramp-rollouts/ramp/internal/memlimit"
@@ -47,6 +48,10 @@ func main() {
 func run(args []string) error {
 	o, err := parseOptions(flag.CommandLine, args)
 	if err != nil {
+		return err
+	}
+	if o.printVersion {
+		_, err := fmt.Println("ramp-controller", buildinfo.Get())
 		return err
 	}
 	ctrl.SetLogger(zap.New(logEncoder(o.logFormat), zap.Level(logLevel(o.logLevel))))

@@ -43,6 +43,9 @@ type options struct {
 	// Authenticated metrics (issue 24 §3).
 	metricsSecure  bool
 	metricsCertDir string
+
+	// Install (issue 20 §5).
+	printVersion bool
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -70,6 +73,7 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.secretLabelSelector, "secret-label-selector", "", "when set, secretKeyRef arguments may read only Secrets whose labels match this selector")
 	fs.BoolVar(&o.metricsSecure, "metrics-secure", false, "serve /metrics over HTTPS, each scrape authenticated by the API server (TokenReview) and authorized for get on /metrics (SubjectAccessReview); needs the RBAC of config/secure-metrics")
 	fs.StringVar(&o.metricsCertDir, "metrics-cert-dir", "", "directory holding tls.crt and tls.key for --metrics-secure (default: a self-signed certificate made at start)")
+	fs.BoolVar(&o.printVersion, "version", false, "print the version, commit and Go version, then exit")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -127,6 +127,12 @@ func TestParseOptions(t *testing.T) {
 			}
 			return ""
 		}},
+		{name: "version", args: []string{"--version"}, check: func(o options) string {
+			if !o.printVersion {
+				return "--version not set"
+			}
+			return ""
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("POD_NAMESPACE", tc.env)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/buildinfo"
 	_ "github.com/ramp-rollouts/ramp/internal/builtin" // lint and plan know the controller's routers and providers
 )
 
@@ -121,12 +121,7 @@ func init() {
 	})
 }
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
+func version() string { return buildinfo.Get().String() }
 
 // Stdio are the process's standard streams.
 func Stdio() Streams { return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
