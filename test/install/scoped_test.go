@@ -51,7 +51,7 @@ func TestNamespacedChartRunsController(t *testing.T) {
 		t.Fatal(err)
 	}
 	probe := l.Addr().String()
-	l.Close()
+	_ = l.Close()
 	flags := append(args(t, objs), "--health-probe-bind-address="+probe, "--metrics-bind-address=0",
 		"--kubeconfig="+impersonating(t, "system:serviceaccount:"+ns+":ramp-controller"))
 	cmd := exec.Command(bin, flags...)
@@ -65,13 +65,13 @@ func TestNamespacedChartRunsController(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); out.Close() })
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = out.Close() })
 
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		resp, err := http.Get("http://" + probe + "/readyz")
 		if err == nil {
-			resp.Body.Close()
+			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				break
 			}
