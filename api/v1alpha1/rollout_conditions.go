@@ -60,6 +60,15 @@ const (
 	RolloutReasonTrafficSplitCreated    = "TrafficSplitCreated"
 )
 
+// status.message of a Progressing Rollout, as upstream's phase function
+// words it: which replica count is not yet where the step wants it.
+const (
+	RolloutPhaseMessageMoreToUpdate      = "more replicas need to be updated"
+	RolloutPhaseMessageBecomingAvailable = "updated replicas are still becoming available"
+	RolloutPhaseMessageOldPending        = "old replicas are pending termination"
+	RolloutPhaseMessageFinishSteps       = "waiting for rollout to finish steps"
+)
+
 // Messages of Rollout conditions that tools display verbatim. The ones with
 // verbs are fmt formats; their arguments are noted.
 const (

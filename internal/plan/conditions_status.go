@@ -151,14 +151,22 @@ func (r *base) progressMessage() string {
 	s := &r.s
 	switch {
 	case s.UpdatedReplicas < r.n && !r.stable():
-		return "more replicas need to be updated"
+		return msgMoreToUpdate
 	case s.AvailableReplicas < s.Replicas || s.AvailableReplicas < r.n:
-		return "updated replicas are still becoming available"
+		return msgBecomingAvailable
 	case s.Replicas > r.n:
-		return "old replicas are pending termination"
+		return msgOldPending
 	}
-	return "waiting for rollout to finish steps"
+	return msgFinishSteps
 }
+
+// The Progressing phase's messages (upstream's words, in api/v1alpha1).
+const (
+	msgMoreToUpdate      = rampv1.RolloutPhaseMessageMoreToUpdate
+	msgBecomingAvailable = rampv1.RolloutPhaseMessageBecomingAvailable
+	msgOldPending        = rampv1.RolloutPhaseMessageOldPending
+	msgFinishSteps       = rampv1.RolloutPhaseMessageFinishSteps
+)
 
 // selectorString is spec.selector as a string, narrowed to a pod-template
 // hash when hash is set (blue-green reports the active selector).

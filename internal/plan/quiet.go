@@ -12,6 +12,7 @@ import (
 const quietFor = 2 * time.Second
 
 // quiet keeps the previous status when this pass only moved replica counts
+// (and the Progressing phase's message, which says which count lags)
 // while ReplicaSets are mid-transition (pods being created, becoming ready or
 // going away): the next step change, or the ReplicaSets settling, writes the
 // counts. Each skipped pass saves one status write; the status never lags
@@ -26,6 +27,9 @@ func (r *base) quiet() {
 	cand := r.s.DeepCopy()
 	cand.Replicas, cand.UpdatedReplicas, cand.ReadyReplicas = old.Replicas, old.UpdatedReplicas, old.ReadyReplicas
 	cand.AvailableReplicas, cand.HPAReplicas = old.AvailableReplicas, old.HPAReplicas
+	if cand.Phase == rampv1.RolloutPhaseProgressing && old.Phase == cand.Phase && countMessage(old.Message) && countMessage(cand.Message) {
+		cand.Message = old.Message // progressMessage reads only the counts
+	}
 	prev := findCondition(old, rampv1.RolloutProgressing)
 	cur := findCondition(cand, rampv1.RolloutProgressing)
 	if prev == nil || cur == nil || prev.Reason != cur.Reason || prev.Status != cur.Status || prev.Message != cur.Message {
@@ -40,6 +44,16 @@ func (r *base) quiet() {
 		r.s = *old.DeepCopy()
 		r.out.requeue(flush.Sub(r.in.Now))
 	}
+}
+
+// countMessage reports whether m is one of progressMessage's, which say
+// only which replica count is not yet there.
+func countMessage(m string) bool {
+	switch m {
+	case msgMoreToUpdate, msgBecomingAvailable, msgOldPending, msgFinishSteps:
+		return true
+	}
+	return false
 }
 
 // settled reports whether every ReplicaSet runs exactly its spec, all available.

@@ -209,7 +209,8 @@ func watchRollout(tb testing.TB, ns, name string, timeout time.Duration, done fu
 }
 
 // metricSum adds up the samples of the Prometheus metric name served by p
-// whose labels include match, grouped by the value of label by ("" for all).
+// whose labels include match, grouped by the value of label by ("" for all;
+// several labels joined by commas give keys of their values joined so).
 func metricSum(p *controllerProcess, name string, match map[string]string, by string) (map[string]float64, error) {
 	code, body, err := httpGet("http://" + p.metrics + "/metrics")
 	if err != nil {
@@ -242,7 +243,11 @@ func metricSum(p *controllerProcess, name string, match map[string]string, by st
 			matches = matches && labels[k] == v
 		}
 		if matches {
-			out[labels[by]] += value
+			var key []string
+			for _, l := range strings.Split(by, ",") {
+				key = append(key, labels[l])
+			}
+			out[strings.Join(key, ",")] += value
 		}
 	}
 	return out, nil
