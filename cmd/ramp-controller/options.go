@@ -61,8 +61,8 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8080", "address of the /healthz and /readyz endpoints")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info or error")
-	fs.Float64Var(&o.qps, "kube-api-qps", 40, "queries per second to the API server")
-	fs.IntVar(&o.burst, "kube-api-burst", 80, "burst of queries to the API server")
+	fs.Float64Var(&o.qps, "kube-api-qps", 100, "queries per second to the API server, for each kind the controller writes (each has its own limiter)")
+	fs.IntVar(&o.burst, "kube-api-burst", 200, "burst of queries to the API server, for each kind")
 	fs.BoolVar(&o.allowLinkLocalProviders, provider.AllowLinkLocalFlag, false,
 		"let web and prometheus metrics reach link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, metadata.google.internal)")
 	allowlist := fs.String(provider.HostAllowlistFlag, "",

@@ -370,9 +370,9 @@ func waitEvents(tb testing.TB, ns, name string, reasons ...string) {
 
 // ownController starts a ramp-controller that handles only the Rollouts
 // labelled with instance id, without leader election, and waits until ready.
-func ownController(tb testing.TB, ns, id string) *controllerProcess {
+func ownController(tb testing.TB, ns, id string, flags ...string) *controllerProcess {
 	tb.Helper()
-	p, err := startController(ns, "--instance-id", id, "--leader-elect=false")
+	p, err := startController(ns, append([]string{"--instance-id", id, "--leader-elect=false"}, flags...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}
