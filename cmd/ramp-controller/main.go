@@ -13,12 +13,7 @@ import (
 	"sync/atomic"
 
 	"go.uber.org/zap/zapcore"
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/selection"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -128,45 +123,6 @@ func watchMemory(mgr ctrl.Manager) error {
 	return mgr.Add(&memlimit.Watcher{Limit: limit, Log: log})
 }
 
-// cacheOptions restricts the informers to --namespace and, for the argoproj
-// kinds, to the objects of this --instance-id.
-func cacheOptions(o options) cache.Options {
-	var opts cache.Options
-	if o.namespace != "" {
-		opts.DefaultNamespaces = map[string]cache.Config{o.namespace: {}}
-	}
-	op, vals := selection.DoesNotExist, []string(nil)
-	if o.instanceID != "" {
-		op, vals = selection.Equals, []string{o.instanceID}
-	}
-	req, err := labels.NewRequirement(rampv1.ControllerInstanceIDLabel, op, vals)
-	if err != nil {
-		panic(err) // the label key is a constant: cannot happen
-	}
-	sel := labels.NewSelector().Add(*req)
-	opts.ByObject = map[client.Object]cache.ByObject{}
-	for _, obj := range []client.Object{&rampv1.Rollout{}, &rampv1.AnalysisRun{}, &rampv1.Experiment{}} {
-		opts.ByObject[obj] = cache.ByObject{Label: sel}
-	}
-	// Only ReplicaSets and pods that carry a rollouts-pod-template-hash are
-	// Ramp's: the cache never holds a Deployment's ReplicaSets or other pods.
-	hashed, err := labels.NewRequirement(rampv1.DefaultRolloutUniqueLabelKey, selection.Exists, nil)
-	if err != nil {
-		panic(err)
-	}
-	opts.ByObject[&appsv1.ReplicaSet{}] = cache.ByObject{Label: labels.NewSelector().Add(*hashed)}
-	opts.ByObject[&corev1.Pod{}] = cache.ByObject{Label: labels.NewSelector().Add(*hashed), Transform: slimPod}
-	// Nothing Ramp does reads managedFields: the cache never holds them.
-	opts.DefaultTransform = cache.TransformStripManagedFields()
-	// Only the Jobs of AnalysisRuns (job metric provider).
-	runJobs, err := labels.NewRequirement(rampv1.AnalysisRunNameKey, selection.Exists, nil)
-	if err != nil {
-		panic(err)
-	}
-	opts.ByObject[&batchv1.Job{}] = cache.ByObject{Label: labels.NewSelector().Add(*runJobs)}
-	return opts
-}
-
 // cacheSync runs on every replica (leader or not) and reports ready once the
 // informer caches have synced.
 type cacheSync struct {
@@ -204,22 +160,4 @@ func logLevel(l string) zapcore.Level {
 		return zapcore.ErrorLevel
 	}
 	return zapcore.InfoLevel
-}
-
-// slimPod is what the cache keeps of a pod: its metadata (without
-// managedFields) and whether it is Ready. Restarts, ephemeral metadata and
-// readiness need no more, and a pod's spec is most of its size.
-func slimPod(obj any) (any, error) {
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
-		return obj, nil
-	}
-	slim := &corev1.Pod{TypeMeta: p.TypeMeta, ObjectMeta: p.ObjectMeta}
-	slim.ManagedFields = nil
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			slim.Status.Conditions = []corev1.PodCondition{{Type: c.Type, Status: c.Status}}
-		}
-	}
-	return slim, nil
 }
