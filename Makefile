@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CONTROLLER_GEN := go tool controller-gen
 
-.PHONY: all build generate verify-generated run up down test test-unit fuzz lint conformance chaos cluster-binaries clean
+.PHONY: all build generate verify-generated run up down test test-unit fuzz lint conformance chaos bench cluster-binaries clean
 
 all: build
 
@@ -52,6 +52,10 @@ fuzz:
 ## lint: go vet, staticcheck and golangci-lint (.golangci.yml), versions pinned in hack/tools/go.mod
 lint:
 	hack/lint.sh
+
+## bench: every benchmark at full size (300-Rollout fleet, then the 1,000 and 3,000 curve) on a control plane of its own; prints figures (docs/performance.md)
+bench:
+	hack/bench.sh
 
 ## chaos: rollouts through SIGKILLs of the controller and an API-server freeze; prints figures (docs/operations.md)
 chaos:

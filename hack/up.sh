@@ -4,6 +4,8 @@
 #   RAMP_STATE       state directory            (default .ramp-dev)
 #   RAMP_PORT_BASE   first of 12 loopback ports (default 16400)
 #   RAMP_HPA_SYNC    HPA controller sync period (default 15s)
+#   RAMP_NODES       kwok nodes, 1,000 pods each (default 1; the fleet
+#                    curves in docs/performance.md use 25)
 #   RAMP_CRDS        the argoproj.io CRD files or directories to install
 #                    (default config/crd/bases/; the conformance harness
 #                    passes upstream's CRDs for the oracle's control plane)
@@ -22,7 +24,7 @@ kubectl="$state/bin/kubectl --kubeconfig $state/kubeconfig"
 go build -o bin/ramp-controller ./cmd/ramp-controller
 
 bin/ramp-cluster up --bin "$clusterbin" --state "$state/cluster" --port-base "$base" \
-  --hpa-sync-period "${RAMP_HPA_SYNC:-15s}"
+  --hpa-sync-period "${RAMP_HPA_SYNC:-15s}" --nodes "${RAMP_NODES:-1}"
 cp "$state/cluster/kubeconfig" "$state/kubeconfig"
 
 for f in ${RAMP_CRDS:-config/crd/bases/}; do
