@@ -26,7 +26,7 @@ run() {
     go test -tags e2e -count=1 -run '^$' -benchtime 1x -timeout 120m ./test/e2e/... "$@"
 }
 # BenchmarkChaos has its own target (make chaos).
-RAMP_BENCH_FLEET=${RAMP_BENCH_FLEET:-300} run -bench '^Benchmark([^C]|C[^h])'
+RAMP_BENCH_FOREIGN=${RAMP_BENCH_FOREIGN:-2000} RAMP_BENCH_FLEET=${RAMP_BENCH_FLEET:-300} run -bench '^Benchmark([^C]|C[^h])'
 for n in ${RAMP_BENCH_CURVE:-1000 3000}; do
   echo "== fleet of $n" >&2
   RAMP_BENCH_FLEET=$n run -bench '^BenchmarkFleet$'

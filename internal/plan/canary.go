@@ -79,7 +79,9 @@ func Canary(in Input) Output {
 	}
 	forgetPauseStarts(&r.s)
 	r.quiet()
-	return r.finish()
+	out := r.finish()
+	r.hold(&out)
+	return out
 }
 
 // resumedEvent says RolloutResumed when this pass lifts the last pause

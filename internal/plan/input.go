@@ -60,6 +60,10 @@ type Input struct {
 	HPAs []string
 	// Now is the current time; plans never read the clock themselves.
 	Now time.Time
+	// HeldSince, when set, says that Rollout.Status is a status an earlier
+	// pass decided and the reconciler holds back (Output.Hold) since then,
+	// not the stored one.
+	HeldSince time.Time
 	// Progressed, when set, is the latest progress the world shows that the
 	// Rollout's status may not: the latest Ready transition among the new
 	// ReplicaSet's ready pods, read live by the reconciler before it lets a
@@ -122,6 +126,11 @@ type Output struct {
 	// RequeueAfter is when the plan must run again even if nothing changes
 	// (a timed pause, the progress deadline, a restart time); 0 = never.
 	RequeueAfter time.Duration
+	// Hold says the status need not be written yet: it only records
+	// progress while the ReplicaSets move (plan.hold). The reconciler keeps
+	// it in memory, plans the next pass from it and writes it when a pass
+	// no longer holds it; the Events are recorded now.
+	Hold bool
 	// PauseOvershoot, when a timed pause ends in this pass, is how long
 	// after its due time it ended (an operator's figure: ramp_pause_overshoot_seconds).
 	PauseOvershoot *time.Duration

@@ -65,3 +65,52 @@ func (r *base) settled() bool {
 	}
 	return true
 }
+
+// hold lets a status that only records progress wait, for at most quietFor,
+// while the ReplicaSets this pass creates or scales move: the pass that
+// starts a revision (until its first step's pods are available), and the
+// pass that ends the last step (until the old ReplicaSet is gone, when
+// Healthy follows). The write that ends the hold carries both, one status
+// patch instead of two. Nothing that decides by time or that another
+// actor must see at once is held: a pause that starts (its start decides
+// its end), a phase other than Progressing, an invalid spec, runs,
+// Experiments, Services, routes, restarts or a workload to scale, nor the
+// first revision's first status. A
+// restarted controller has lost what was held and decides it again from
+// the stored status.
+func (r *base) hold(o *Output) {
+	since := r.in.HeldSince
+	if since.IsZero() {
+		if apiequality.Semantic.DeepEqual(&o.Status, &r.ro.Status) || (!o.CreateNew && len(o.Scale) == 0) {
+			return // nothing to write, or a pass that moves no ReplicaSet: nothing to wait for
+		}
+		since = r.in.Now
+	}
+	flush := since.Add(quietFor)
+	old := &r.ro.Status
+	switch {
+	case !r.in.Now.Before(flush),
+		old.StableRS == "", // the first revision: its first status is written at once
+		r.settled() && !o.CreateNew && len(o.Scale) == 0, // nothing moves
+		o.Status.Phase != rampv1.RolloutPhaseProgressing,
+		len(o.Status.PauseConditions) > len(old.PauseConditions),
+		!sameButPauseEnd(o.Status.Canary, old.Canary), // runs and Experiments recorded, a pause's precise start
+		findCondition(&o.Status, rampv1.RolloutInvalidSpec) != nil,
+		len(o.StartRuns)+len(o.TerminateRuns)+len(o.DeleteRuns) > 0,
+		o.StartExperiment != nil || len(o.TerminateExperiments) > 0,
+		len(o.Services) > 0 || o.Route != nil || len(o.ScaleDownAt) > 0,
+		o.DeletePods > 0 || o.ScaleWorkload != nil || len(o.DeleteReplicaSets) > 0:
+		return
+	}
+	o.Hold = true
+	o.requeue(flush.Sub(r.in.Now))
+}
+
+// sameButPauseEnd reports whether the canary status c differs from old at
+// most by a pause's precise start being cleared (a pause that ends).
+func sameButPauseEnd(c, old rampv1.CanaryStatus) bool {
+	if c.PauseStartTime == nil {
+		old.PauseStartTime = nil
+	}
+	return apiequality.Semantic.DeepEqual(c, old)
+}

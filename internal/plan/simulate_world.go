@@ -31,6 +31,10 @@ type simWorld struct {
 	// ("" for none); traffic is the route last written, read back in force.
 	svc     map[string]string
 	traffic *Traffic
+	// heldSince is when the status in ro began to be held back
+	// (Output.Hold); the simulator keeps a held status as the reconciler
+	// does, as the one the next pass plans from.
+	heldSince time.Time
 }
 
 // simStart is the simulator's epoch: a fixed time, so that plans replay.
@@ -44,7 +48,7 @@ func newSimWorld(ro *rampv1.Rollout) *simWorld {
 // stable one, the others oldest first, and the runs, Experiments, HPAs,
 // Services and route of the world.
 func (w *simWorld) input(hash string) Input {
-	in := Input{Rollout: w.ro, NewHash: hash, Now: w.now, Runs: w.runs, HPAs: w.hpas, Experiments: w.exps}
+	in := Input{Rollout: w.ro, NewHash: hash, Now: w.now, Runs: w.runs, HPAs: w.hpas, Experiments: w.exps, HeldSince: w.heldSince}
 	if w.svc != nil {
 		in.ServiceHash = maps.Clone(w.svc)
 	}
@@ -97,6 +101,12 @@ func (w *simWorld) apply(hash string, out *Output) (changed bool, started, termi
 		changed = true
 	}
 	w.ro.Status = stored(out.Status)
+	switch {
+	case !out.Hold:
+		w.heldSince = time.Time{}
+	case w.heldSince.IsZero():
+		w.heldSince = w.now
+	}
 	return changed, started, terminated
 }
 

@@ -8,7 +8,9 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
@@ -46,6 +48,36 @@ type Reconciler struct {
 	deleted sync.Map // types.UID -> time.Time
 	// expect holds our own writes the cache has not shown yet.
 	expect expectations
+	// held keeps, by Rollout UID, a status a pass decided and held back
+	// (plan.Output.Hold), valid while the Rollout keeps the
+	// resourceVersion it was decided from.
+	held sync.Map // types.UID -> heldStatus
+}
+
+// heldStatus is a status decided and not yet written.
+type heldStatus struct {
+	rv     string // the Rollout's resourceVersion when it was decided
+	status rampv1.RolloutStatus
+	since  time.Time // when the hold began
+}
+
+// takeHeld puts the status held for ro, if ro has not changed since, in its
+// place and returns the stored status and when the hold began; a held
+// status of an older version of ro is dropped (the next pass decides again
+// from what is stored).
+func (r *Reconciler) takeHeld(ro *rampv1.Rollout) (stored rampv1.RolloutStatus, since time.Time) {
+	stored = ro.Status
+	v, ok := r.held.Load(ro.UID)
+	if !ok {
+		return stored, time.Time{}
+	}
+	h := v.(heldStatus)
+	if h.rv != ro.ResourceVersion {
+		r.held.Delete(ro.UID)
+		return stored, time.Time{}
+	}
+	ro.Status = *h.status.DeepCopy()
+	return stored, h.since
 }
 
 // RBAC: every write is a patch (never an update), the Rollout's /scale is
@@ -71,6 +103,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if ro.DeletionTimestamp != nil {
 		r.expect.forget(ro.UID)
+		r.held.Delete(ro.UID)
 		return ctrl.Result{}, r.release(ctx, ro)
 	}
 	if wrote, err := r.ensureFinalizer(ctx, ro); err != nil || wrote {
@@ -80,6 +113,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
 		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache; its watch event wakes us (the requeue is a safety net)
 	}
+	rv := ro.ResourceVersion
+	stored, heldSince := r.takeHeld(ro)
 	w, err := r.observe(ctx, ro)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -92,7 +127,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	strategy := plan.For(ro)
 	in := w.input(ro, now)
-	in.Traffic = r.heldRoute(ro)
+	in.Traffic, in.HeldSince = r.heldRoute(ro), heldSince
 	out := strategy(in)
 	if plan.ProgressDeadlineFired(&ro.Status, &out.Status) { // judged on fresh readiness, not on a late pass's cache
 		if in.Progressed, err = r.lastReady(ctx, ro, w); err != nil {
@@ -119,6 +154,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.scaleWorkload(ctx, w, &out); err != nil {
 		return ctrl.Result{}, err
 	}
+	// A write to the Rollout in this pass (its revision annotation) brought
+	// back the stored status with the new resourceVersion; otherwise ro
+	// holds the held status, and the stored one is put back.
+	if ro.ResourceVersion == rv {
+		ro.Status = stored
+	}
+	if out.Hold && apiequality.Semantic.DeepEqual(ro.Status, stored) { // nobody else wrote the status meanwhile
+		return r.hold(ctx, ro, out, heldSince, now), nil
+	}
+	r.held.Delete(ro.UID)
 	if err := r.patchStatus(ctx, ro, out.Status); err != nil {
 		switch {
 		case apierrors.IsConflict(err):
@@ -126,6 +171,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		case apierrors.IsNotFound(err): // deleted since the read (a namespace torn down): nothing to report to
 			r.expect.forget(ro.UID)
 			r.routes.Delete(ro.UID)
+			r.held.Delete(ro.UID)
 			log.FromContext(ctx).V(1).Info("rollout gone before its status write", "rollout", req)
 			return ctrl.Result{}, nil
 		}
@@ -139,6 +185,23 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		log.FromContext(ctx).V(1).Info("reconciled rollout", "phase", out.Status.Phase, "step", out.Status.CurrentStepIndex, "events", len(out.Events))
 	}
 	return ctrl.Result{RequeueAfter: out.RequeueAfter}, nil
+}
+
+// hold keeps out.Status for the next pass instead of writing it
+// (plan.Output.Hold) and records its Events now: the next pass plans from
+// it, so it decides nothing twice and tells nothing twice.
+func (r *Reconciler) hold(ctx context.Context, ro *rampv1.Rollout, out plan.Output, since, now time.Time) ctrl.Result {
+	if since.IsZero() {
+		since = now
+	}
+	r.held.Store(ro.UID, heldStatus{rv: ro.ResourceVersion, status: *out.Status.DeepCopy(), since: since})
+	if d := out.PauseOvershoot; d != nil {
+		metrics.PauseOvershoot(*d)
+	}
+	outcome.Record(r.Recorder, ro, out.Events)
+	log.FromContext(ctx).V(1).Info("holding status while ReplicaSets move", "phase", out.Status.Phase, "step", out.Status.CurrentStepIndex,
+		"since", since, "events", len(out.Events))
+	return ctrl.Result{RequeueAfter: out.RequeueAfter}
 }
 
 func ignoreConflict(err error) error {
