@@ -68,6 +68,7 @@ func run(args []string) error {
 
 	mopts := leaderElectionOptions(o)
 	mopts.Scheme, mopts.Cache, mopts.Metrics, mopts.HealthProbeBindAddress = scheme, cacheOptions(o), metricsOptions(o), o.probeAddr
+	mopts.PprofBindAddress = o.pprofAddr
 	mopts.Client = client.Options{Cache: &client.CacheOptions{Unstructured: true}} // route objects come from informers too
 	mgr, err := ctrl.NewManager(cfg, mopts)
 	if err != nil {

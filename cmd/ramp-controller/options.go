@@ -25,6 +25,7 @@ type options struct {
 	retryPeriod             time.Duration
 	metricsAddr             string
 	probeAddr               string
+	pprofAddr               string
 	logFormat               string
 	logLevel                string
 	qps                     float64
@@ -59,6 +60,7 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.DurationVar(&o.retryPeriod, "leader-election-retry-period", 2*time.Second, "interval between a replica's attempts to take or renew the Lease; the renew deadline must exceed 1.2 times it")
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", ":8090", "address of the Prometheus /metrics endpoint (\"0\" disables it)")
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8080", "address of the /healthz and /readyz endpoints")
+	fs.StringVar(&o.pprofAddr, "pprof-bind-address", "0", "address of Go's /debug/pprof endpoints, for diagnosing memory and CPU (\"0\": off; unauthenticated: bind it to loopback)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info or error")
 	fs.Float64Var(&o.qps, "kube-api-qps", 100, "queries per second to the API server, for each kind the controller writes (each has its own limiter)")

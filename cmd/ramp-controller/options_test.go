@@ -28,6 +28,12 @@ func TestParseOptions(t *testing.T) {
 			}
 			return ""
 		}},
+		{name: "client rate and pprof defaults", check: func(o options) string {
+			if o.qps != 100 || o.burst != 200 || o.pprofAddr != "0" {
+				return fmt.Sprintf("qps %v, burst %d, pprof %q: want 100, 200 and off", o.qps, o.burst, o.pprofAddr)
+			}
+			return ""
+		}},
 		{name: "lease follows --namespace", args: []string{"--namespace", "team-a"}, check: func(o options) string {
 			if o.leaderElectionNamespace != "team-a" {
 				return "lease namespace " + o.leaderElectionNamespace
