@@ -12,6 +12,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
 // TestAntiAffinity: antiAffinity keeps the new version's pods off the nodes
@@ -91,14 +93,16 @@ func TestAntiAffinity(t *testing.T) {
 				p := pods.Items[0]
 				return fmt.Errorf("pod %s: phase %s, node %q, conditions %v", p.Name, p.Status.Phase, p.Spec.NodeName, p.Status.Conditions)
 			})
-			ro, err := getRollout(ns, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ro.Status.CurrentPodHash != v2 || ro.Status.StableRS != v1 || ro.Status.AvailableReplicas < 2 {
-				t.Errorf("currentPodHash %s stableRS %s available %d: want %s, %s still serving 2", ro.Status.CurrentPodHash,
-					ro.Status.StableRS, ro.Status.AvailableReplicas, v2, v1)
-			}
+			// The new revision's status may be held up to 2 s while its pod is
+			// Pending (docs/conformance.md): wait for it, then stable must
+			// still serve.
+			waitRollout(t, ns, name, 30*time.Second, "recording "+v2+" with "+v1+" serving", func(ro *rampv1.Rollout) error {
+				if ro.Status.CurrentPodHash != v2 || ro.Status.StableRS != v1 || ro.Status.AvailableReplicas < 2 {
+					return fmt.Errorf("currentPodHash %s stableRS %s available %d: want %s, %s still serving 2", ro.Status.CurrentPodHash,
+						ro.Status.StableRS, ro.Status.AvailableReplicas, v2, v1)
+				}
+				return nil
+			})
 		})
 	}
 }
