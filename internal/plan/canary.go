@@ -80,7 +80,7 @@ func Canary(in Input) Output {
 	forgetPauseStarts(&r.s)
 	r.quiet()
 	out := r.finish()
-	r.hold(&out)
+	r.hold(&out, int32(len(r.steps)))
 	return out
 }
 

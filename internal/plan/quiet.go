@@ -68,17 +68,18 @@ func (r *base) settled() bool {
 
 // hold lets a status that only records progress wait, for at most quietFor,
 // while the ReplicaSets this pass creates or scales move: the pass that
-// starts a revision (until its first step's pods are available), and the
-// pass that ends the last step (until the old ReplicaSet is gone, when
-// Healthy follows). The write that ends the hold carries both, one status
-// patch instead of two. Nothing that decides by time or that another
+// ends the last step (until the old ReplicaSet is gone, when Healthy
+// follows), and passes that move no step. The write that ends the hold
+// carries both, one status patch instead of two. A status that moves to
+// another step than the last is never held, so that every step is seen in
+// status (watchers check that none is skipped). Nothing that decides by time or that another
 // actor must see at once is held: a pause that starts (its start decides
 // its end), a phase other than Progressing, an invalid spec, runs,
 // Experiments, Services, routes, restarts or a workload to scale, nor the
 // first revision's first status. A
 // restarted controller has lost what was held and decides it again from
 // the stored status.
-func (r *base) hold(o *Output) {
+func (r *base) hold(o *Output, end int32) {
 	since := r.in.HeldSince
 	if since.IsZero() {
 		if apiequality.Semantic.DeepEqual(&o.Status, &r.ro.Status) || (!o.CreateNew && len(o.Scale) == 0) {
@@ -94,6 +95,7 @@ func (r *base) hold(o *Output) {
 		r.settled() && !o.CreateNew && len(o.Scale) == 0, // nothing moves
 		o.Status.Phase != rampv1.RolloutPhaseProgressing,
 		len(o.Status.PauseConditions) > len(old.PauseConditions),
+		!sameStep(o.Status.CurrentStepIndex, old.CurrentStepIndex) && !sameStep(o.Status.CurrentStepIndex, &end), // every step is seen in status
 		!sameButPauseEnd(o.Status.Canary, old.Canary), // runs and Experiments recorded, a pause's precise start
 		findCondition(&o.Status, rampv1.RolloutInvalidSpec) != nil,
 		len(o.StartRuns)+len(o.TerminateRuns)+len(o.DeleteRuns) > 0,
@@ -114,3 +116,5 @@ func sameButPauseEnd(c, old rampv1.CanaryStatus) bool {
 	}
 	return apiequality.Semantic.DeepEqual(c, old)
 }
+
+func sameStep(a, b *int32) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

@@ -51,19 +51,19 @@ func TestQuietKeepsCountsAndTheirMessage(t *testing.T) {
 
 // TestHoldWritesEachStepOnce: the fleet benchmark's Rollout (1 replica,
 // setWeight 50, pause 5 s) through an update. The pass that starts the
-// revision and the pass that ends the pause scale ReplicaSets and hold
-// their status; the pass where the pause starts and the one where the old
-// ReplicaSet is gone write it: 2 status writes where there were 4. A hold
+// revision writes at once (step 0 must be seen); so does the pass where the
+// pause starts. The pass that ends the pause, the last step, scales the old
+// ReplicaSet down and holds its status until that ReplicaSet is gone, and
+// Healthy is written with it: 3 status writes where there were 4. A hold
 // that the ReplicaSets do not end is written quietFor after it began.
 func TestHoldWritesEachStepOnce(t *testing.T) {
 	s := newSim(t, 1, weight(50), pauseFor("5"))
 	s.run("v1", time.Minute)
 	s.now = s.now.Add(time.Minute)
 	var since time.Time
-	hash := "v2"
 	pass := func(what string, wantHold bool) Output {
 		t.Helper()
-		in := s.input(hash)
+		in := s.input("v2")
 		in.HeldSince = since
 		out := Canary(in)
 		if out.Hold != wantHold {
@@ -78,14 +78,11 @@ func TestHoldWritesEachStepOnce(t *testing.T) {
 		}
 		return out
 	}
-	out := pass("the revision starts", true)
-	if !out.CreateNew || out.RequeueAfter != quietFor {
-		t.Fatalf("create %v, requeue %s: want a create and a requeue when the hold is due", out.CreateNew, out.RequeueAfter)
+	out := pass("the revision starts: step 0", false)
+	if !out.CreateNew || *out.Status.CurrentStepIndex != 0 {
+		t.Fatalf("create %v, step %d: want a create at step 0", out.CreateNew, *out.Status.CurrentStepIndex)
 	}
-	s.rs["v2"] = &ReplicaSet{Name: "web-v2", Hash: "v2", Revision: 2, Created: s.now, Spec: 1, Replicas: 1}
-	s.now = s.now.Add(50 * time.Millisecond)
-	pass("its pod is not available yet", true)
-	s.rs["v2"].Ready, s.rs["v2"].Available = 1, 1
+	s.rs["v2"] = &ReplicaSet{Name: "web-v2", Hash: "v2", Revision: 2, Created: s.now, Spec: 1, Replicas: 1, Ready: 1, Available: 1}
 	s.now = s.now.Add(50 * time.Millisecond)
 	out = pass("its pod is available: the pause starts", false)
 	if len(out.Status.PauseConditions) != 1 || out.Status.CurrentPodHash != "v2" {
@@ -93,8 +90,9 @@ func TestHoldWritesEachStepOnce(t *testing.T) {
 	}
 	s.now = s.now.Add(5 * time.Second)
 	out = pass("the pause ends, the old ReplicaSet scales down", true)
-	if n, ok := out.Scale["web-v1"]; !ok || n != 0 || len(out.Status.PauseConditions) != 0 {
-		t.Fatalf("scale %v, pause conditions %v: want web-v1 to 0 and the pause over", out.Scale, out.Status.PauseConditions)
+	if n, ok := out.Scale["web-v1"]; !ok || n != 0 || len(out.Status.PauseConditions) != 0 || out.RequeueAfter != quietFor {
+		t.Fatalf("scale %v, pause conditions %v, requeue %s: want web-v1 to 0, the pause over, a requeue when the hold is due",
+			out.Scale, out.Status.PauseConditions, out.RequeueAfter)
 	}
 	s.rs["v1"].Spec = 0
 	s.now = s.now.Add(50 * time.Millisecond)
@@ -106,11 +104,15 @@ func TestHoldWritesEachStepOnce(t *testing.T) {
 		t.Fatalf("phase %s, want Healthy", out.Status.Phase)
 	}
 
-	// A ReplicaSet that never gets there: the hold ends quietFor after it began.
-	s.now, hash = s.now.Add(time.Minute), "v3"
-	pass("v3 starts", true)
-	s.rs["v3"] = &ReplicaSet{Name: "web-v3", Hash: "v3", Revision: 3, Created: s.now, Spec: 1, Replicas: 1}
-	in := s.input("v3")
+	// The old ReplicaSet never gets there: the hold ends quietFor after it began.
+	s.now = s.now.Add(time.Minute)
+	s.rs["v1"].Spec, s.rs["v1"].Replicas, s.rs["v1"].Ready, s.rs["v1"].Available = 1, 1, 1, 1
+	s.ro.Status.StableRS, s.ro.Status.CurrentStepIndex = "v1", ptrTo(int32(1))
+	s.ro.Status.PauseConditions = []rampv1.PauseCondition{{Reason: rampv1.PauseReasonCanaryPauseStep}}
+	s.ro.Status.Canary.PauseStartTime = nil
+	s.ro.Status.PauseConditions[0].StartTime.Time = s.now.Add(-10 * time.Second)
+	pass("the pause ends again", true)
+	in := s.input("v2")
 	in.HeldSince, in.Now = since, since.Add(quietFor)
 	if out := Canary(in); out.Hold {
 		t.Fatal("held beyond quietFor")
