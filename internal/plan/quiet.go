@@ -96,7 +96,7 @@ func (r *base) hold(o *Output, end int32) {
 		o.Status.Phase != rampv1.RolloutPhaseProgressing,
 		len(o.Status.PauseConditions) > len(old.PauseConditions),
 		!sameStep(o.Status.CurrentStepIndex, old.CurrentStepIndex) && !sameStep(o.Status.CurrentStepIndex, &end), // every step is seen in status
-		!sameButPauseEnd(o.Status.Canary, old.Canary), // runs and Experiments recorded, a pause's precise start
+		!sameButPauseEnd(o.Status.Canary, old.Canary),                                                            // runs and Experiments recorded, a pause's precise start
 		findCondition(&o.Status, rampv1.RolloutInvalidSpec) != nil,
 		len(o.StartRuns)+len(o.TerminateRuns)+len(o.DeleteRuns) > 0,
 		o.StartExperiment != nil || len(o.TerminateExperiments) > 0,
