@@ -82,6 +82,7 @@ func readSizingDoc(t *testing.T) ([]measurement, []sizing) {
 		ms = append(ms, measurement{n, idle, peak})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].rollouts < ms[j].rollouts })
+	ms = mostPerCount(ms)
 	var ss []sizing
 	for _, r := range tableRows(t, doc, "### Sizing") {
 		n, err := count(r[0])
@@ -93,6 +94,20 @@ func readSizingDoc(t *testing.T) ([]measurement, []sizing) {
 		ss = append(ss, sizing{n, req, lim, strings.Contains(r[0], "shipped")})
 	}
 	return ms, ss
+}
+
+// mostPerCount merges the measurements of one number of Rollouts (sorted
+// by it) into one with the highest idle and peak figures.
+func mostPerCount(ms []measurement) []measurement {
+	var out []measurement
+	for _, m := range ms {
+		if k := len(out) - 1; k >= 0 && out[k].rollouts == m.rollouts {
+			out[k].idle, out[k].peak = max(out[k].idle, m.idle), max(out[k].peak, m.peak)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // need interpolates the measurements linearly at n Rollouts (past the last
@@ -158,6 +173,14 @@ func TestManagerMemoryAgreesWithMeasurements(t *testing.T) {
 }
 
 // TestNeed: the interpolation the sizing test relies on.
+func TestMostPerCount(t *testing.T) {
+	got := mostPerCount([]measurement{{0, 40, 40}, {300, 76, 88}, {300, 91, 84}, {1000, 100, 140}})
+	want := []measurement{{0, 40, 40}, {300, 91, 88}, {1000, 100, 140}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("mostPerCount = %v, want %v", got, want)
+	}
+}
+
 func TestNeed(t *testing.T) {
 	ms := []measurement{{0, 40, 40}, {1000, 100, 140}, {3000, 200, 300}}
 	peak := func(m measurement) float64 { return m.peak }

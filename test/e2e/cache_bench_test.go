@@ -25,14 +25,10 @@ import (
 // uses, and prints the controller's RSS and Go heap before and after they
 // reach its cache (docs/performance.md, "What the caches hold").
 func BenchmarkForeignObjects(b *testing.B) {
-	v := os.Getenv("RAMP_BENCH_FOREIGN")
-	if v == "" {
+	if os.Getenv("RAMP_BENCH_FOREIGN") == "" {
 		b.Skip("RAMP_BENCH_FOREIGN unset: make bench runs it")
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		b.Fatalf("RAMP_BENCH_FOREIGN=%q: want a positive number", v)
-	}
+	n := benchSize(b, "RAMP_BENCH_FOREIGN", 0)
 	ns := namespace(b, "foreign")
 	// GOGC=5: the heap in use stays within 5 % of the live heap, so the
 	// figure is what the cache holds, not garbage awaiting collection.

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -33,13 +34,7 @@ import (
 // Figures only: it asserts that every Rollout gets there and that the
 // controller made no live read.
 func BenchmarkFleet(b *testing.B) {
-	n := 30
-	if v := os.Getenv("RAMP_BENCH_FLEET"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
-			b.Fatalf("RAMP_BENCH_FLEET=%q: want a positive number of Rollouts", v)
-		}
-	}
+	n := benchSize(b, "RAMP_BENCH_FLEET", 30)
 	ns := namespace(b, "fleet")
 	p := ownController(b, ns, ns, strings.Fields(os.Getenv("RAMP_BENCH_FLEET_FLAGS"))...)
 	ctx := context.Background()
@@ -50,7 +45,7 @@ func BenchmarkFleet(b *testing.B) {
 	b.Logf("%d rollouts: all Healthy %s after the first create; controller RSS %.0f MiB idle, %.0f MiB loaded (Go heap in use %.0f MiB)",
 		n, time.Since(created).Round(time.Millisecond), idle, memory(b, p), goHeap(b, p))
 
-	before, cpu0 := fleetSample(b, p), cpuSeconds(b, p)
+	before, cpu0, server0 := fleetSample(b, p), cpuSeconds(b, p), apiServerWrites(b)
 	var list rampv1.RolloutList
 	if err := env.client.List(ctx, &list, client.InNamespace(ns)); err != nil {
 		b.Fatal(err)
@@ -107,6 +102,7 @@ func BenchmarkFleet(b *testing.B) {
 	// was seen: wait until the fleet's requests stop moving.
 	after := settledRequests(b, p)
 	cpu := cpuSeconds(b, p) - cpu0
+	server := apiServerWrites(b) - server0
 	times := make([]time.Duration, 0, n)
 	for _, d := range done {
 		times = append(times, d)
@@ -123,6 +119,8 @@ func BenchmarkFleet(b *testing.B) {
 	b.Logf("rollout reconcile latency during the update: p50 %s, p99 %s over %.0f passes; controller CPU %.1f s (%.1f ms a pass), RSS %.0f MiB, peak %.0f MiB",
 		p50.Round(100*time.Microsecond), p99.Round(100*time.Microsecond), after.reconcile.count-before.reconcile.count, cpu,
 		1000*cpu/max(1, after.reconcile.count-before.reconcile.count), memory(b, p), procStatus(b, p, "VmHWM:"))
+	b.Logf("the API server handled %.0f writes from everyone during the update (%.0f a second until the last Healthy; Ramp's %.0f, Events included)",
+		server, server/times[len(times)-1].Seconds(), perTotal(before.requests, after.requests)+events*float64(n))
 	b.ReportMetric(float64(times[len(times)/2].Milliseconds())/1000, "s-p50")
 	b.ReportMetric(float64(times[len(times)-1].Milliseconds())/1000, "s-max")
 	b.ReportMetric(perTotal(before.requests, after.requests)/float64(n), "requests/rollout")
@@ -139,6 +137,21 @@ func unthrottled(b *testing.B) client.Client {
 		b.Fatal(err)
 	}
 	return c
+}
+
+// benchSize is the positive number in the environment variable name, or
+// def when it is unset.
+func benchSize(b *testing.B, name string, def int) int {
+	b.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		b.Fatalf("%s=%q: want a positive number", name, v)
+	}
+	return n
 }
 
 func fleetName(i int) string { return fmt.Sprintf("app-%05d", i) }
@@ -268,6 +281,38 @@ func perTotal(before, after map[string]float64) float64 {
 		kind, verb, _ := strings.Cut(k, ",")
 		if kind != "events" && verb != "Watch" {
 			sum += v - before[k]
+		}
+	}
+	return sum
+}
+
+// apiServerWrites is the kube-apiserver's count of write requests
+// (apiserver_request_total for POST, PUT, PATCH and DELETE) from everyone.
+func apiServerWrites(b *testing.B) float64 {
+	b.Helper()
+	cs, err := kubernetes.NewForConfig(env.rest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := cs.RESTClient().Get().AbsPath("/metrics").DoRaw(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	for _, line := range strings.Split(string(body), "\n") {
+		rest, ok := strings.CutPrefix(line, "apiserver_request_total{")
+		if !ok {
+			continue
+		}
+		labels, value, _ := strings.Cut(rest, "} ")
+		for _, verb := range []string{"POST", "PUT", "PATCH", "DELETE"} {
+			if strings.Contains(labels, `verb="`+verb+`"`) {
+				v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+				if err != nil {
+					b.Fatalf("apiserver_request_total: %q: %v", line, err)
+				}
+				sum += v
+			}
 		}
 	}
 	return sum

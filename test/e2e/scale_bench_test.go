@@ -24,13 +24,7 @@ import (
 // RAMP_BENCH_ROLLOUTS sets how many (200 by default; docs/operations.md's
 // measured figures come from it).
 func BenchmarkManyRollouts(b *testing.B) {
-	n := 200
-	if v := os.Getenv("RAMP_BENCH_ROLLOUTS"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
-			b.Fatalf("RAMP_BENCH_ROLLOUTS=%q: want a positive number of Rollouts", v)
-		}
-	}
+	n := benchSize(b, "RAMP_BENCH_ROLLOUTS", 200)
 	ns := namespace(b, "scale")
 	p := ownController(b, ns, ns)
 	ctx := context.Background()
