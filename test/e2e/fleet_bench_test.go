@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -189,22 +190,25 @@ func createFleet(b *testing.B, ns string, n int) {
 
 func waitFleet(b *testing.B, ns string, n int, what string, done func(*rampv1.Rollout) bool) {
 	b.Helper()
-	eventually(b, time.Duration(max(5, n/50))*time.Minute, what, func() error {
-		var list rampv1.RolloutList
-		if err := env.client.List(context.Background(), &list, client.InNamespace(ns)); err != nil {
-			return err
-		}
-		ok := 0
-		for i := range list.Items {
-			if done(&list.Items[i]) {
-				ok++
+	// A watch, not a poll: listing thousands of Rollouts ten times a second
+	// would load the API server more than the fleet does.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(max(5, n/50))*time.Minute)
+	defer cancel()
+	ok, count := map[string]bool{}, 0
+	err := watchFrom(ctx, &rampv1.RolloutList{}, ns, "", func(_ watch.EventType, o client.Object) bool {
+		if ro, is := o.(*rampv1.Rollout); is && ok[ro.Name] != done(ro) {
+			ok[ro.Name] = !ok[ro.Name]
+			if ok[ro.Name] {
+				count++
+			} else {
+				count--
 			}
 		}
-		if ok != n {
-			return fmt.Errorf("%d of %d", ok, n)
-		}
-		return nil
+		return count == n
 	})
+	if err != nil || ctx.Err() != nil {
+		b.Fatalf("%s: %v (%d of %d)", what, cmp.Or(err, ctx.Err()), count, n)
+	}
 }
 
 // fleetReading is one scrape of the controller's request counter (by kind
