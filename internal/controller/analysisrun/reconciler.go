@@ -25,6 +25,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/controller/cachelag"
 	"github.com/ramp-rollouts/ramp/internal/registry"
 )
 
@@ -50,6 +51,7 @@ type Reconciler struct {
 
 	finishes finishTimes
 	flights  flights
+	writes   cachelag.Writes         // status patches the cache may not show yet
 	events   chan event.GenericEvent // finished measurements queue their run
 }
 
@@ -88,9 +90,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if run.DeletionTimestamp != nil {
 		r.flights.forget(req.NamespacedName, run.UID)
+		r.writes.Forget(run.UID)
 		return ctrl.Result{}, nil
 	}
 	now := r.Clock.Now()
+	if r.writes.Stale(run.UID, run.ResourceVersion, now) {
+		// The cache still holds the run as it was before our last status
+		// patch: a pass from it would measure again what that patch
+		// recorded. The patch's watch event wakes the run (the requeue is
+		// a safety net).
+		return ctrl.Result{RequeueAfter: cachelag.TTL}, nil
+	}
 	if run.Status.Phase.Completed() {
 		r.flights.forget(req.NamespacedName, run.UID)
 		return r.expire(ctx, run, now)
@@ -160,8 +170,14 @@ func (r *Reconciler) patchStatus(ctx context.Context, run *rampv1.AnalysisRun, s
 		return nil
 	}
 	patch := client.MergeFromWithOptions(run.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	rv := run.ResourceVersion
 	run.Status = *status
-	return r.Client.Patch(ctx, run, patch)
+	if err := r.Client.Patch(ctx, run, patch); err != nil {
+		return err
+	}
+	r.writes.WroteObj(run, rv, r.Clock.Now())
+	log.FromContext(ctx).V(1).Info("patched analysis run status", "phase", status.Phase, "resourceVersion", run.ResourceVersion)
+	return nil
 }
 
 // writeStatus patches status. When the API server refuses it as too large,
@@ -200,6 +216,7 @@ func (r *Reconciler) gone(run *rampv1.AnalysisRun, err error) error {
 	if apierrors.IsNotFound(err) {
 		r.finishes.forget(run.UID)
 		r.flights.forget(client.ObjectKeyFromObject(run), run.UID)
+		r.writes.Forget(run.UID)
 		return nil
 	}
 	return err

@@ -190,7 +190,7 @@ func (r *Reconciler) terminateRuns(ctx context.Context, w *world, names []string
 		if err := r.Client.Patch(ctx, ar, patch); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("terminate analysisrun %s: %w", name, err)
 		}
-		r.expect.wrote(ar.UID, rv, r.Clock.Now())
+		r.expect.Wrote(ar.UID, rv, r.Clock.Now())
 	}
 	return nil
 }

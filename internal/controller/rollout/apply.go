@@ -53,7 +53,7 @@ func (r *Reconciler) apply(ctx context.Context, ro *rampv1.Rollout, w *world, ou
 		if err := r.patchReplicaSet(ctx, ro, rs, out); err != nil {
 			return err
 		}
-		r.expect.wroteObj(rs, rv, r.Clock.Now())
+		r.expect.WroteObj(rs, rv, r.Clock.Now())
 	}
 	if err := r.annotateRollout(ctx, ro, w); err != nil {
 		return err
@@ -172,7 +172,7 @@ func (r *Reconciler) renumber(ctx context.Context, rs *appsv1.ReplicaSet, revisi
 	if err := r.Client.Patch(ctx, rs, client.RawPatch(types.MergePatchType, body)); err != nil {
 		return fmt.Errorf("renumber ReplicaSet %s: %w", rs.Name, err)
 	}
-	r.expect.wroteObj(rs, rv, r.Clock.Now())
+	r.expect.WroteObj(rs, rv, r.Clock.Now())
 	return nil
 }
 
@@ -218,7 +218,7 @@ func (r *Reconciler) patchStatus(ctx context.Context, ro *rampv1.Rollout, status
 	if err := r.Client.Status().Patch(ctx, ro, patch); err != nil {
 		return err
 	}
-	r.expect.wroteObj(ro, rv, r.Clock.Now())
+	r.expect.WroteObj(ro, rv, r.Clock.Now())
 	return nil
 }
 
@@ -232,12 +232,12 @@ func (r *Reconciler) cacheBehind(ro *rampv1.Rollout, w *world, now time.Time) bo
 		return true
 	}
 	for _, ar := range w.runs {
-		if r.expect.stale(ar.UID, ar.ResourceVersion, now) {
+		if r.expect.Stale(ar.UID, ar.ResourceVersion, now) {
 			return true
 		}
 	}
 	for _, rs := range w.all() {
-		if r.expect.stale(rs.UID, rs.ResourceVersion, now) {
+		if r.expect.Stale(rs.UID, rs.ResourceVersion, now) {
 			return true
 		}
 	}

@@ -70,7 +70,7 @@ func (r *Reconciler) syncEphemeral(ctx context.Context, ro *rampv1.Rollout, w *w
 		if err := r.mergePatch(ctx, rs, body); err != nil {
 			return fmt.Errorf("ephemeral metadata of ReplicaSet %s: %w", rs.Name, err)
 		}
-		r.expect.wroteObj(rs, rv, r.Clock.Now())
+		r.expect.WroteObj(rs, rv, r.Clock.Now())
 	}
 	return nil
 }

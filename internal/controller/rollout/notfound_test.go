@@ -29,7 +29,7 @@ func TestStatusPatchOfDeletedRollout(t *testing.T) {
 	}
 	r.expect.mu.Lock()
 	defer r.expect.mu.Unlock()
-	if len(r.expect.created)+len(r.expect.before) != 0 {
-		t.Errorf("expectations kept for a deleted Rollout: created %v, before %v", r.expect.created, r.expect.before)
+	if len(r.expect.created)+r.expect.Len() != 0 {
+		t.Errorf("expectations kept for a deleted Rollout: created %v, %d writes", r.expect.created, r.expect.Len())
 	}
 }

@@ -110,7 +110,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, client.IgnoreNotFound(ignoreConflict(err)) // the update brings the next pass
 	}
 	now := r.Clock.Now()
-	if r.expect.stale(ro.UID, ro.ResourceVersion, now) {
+	if r.expect.Stale(ro.UID, ro.ResourceVersion, now) {
 		return ctrl.Result{RequeueAfter: expectationTTL}, nil // our status write is on its way to the cache; its watch event wakes us (the requeue is a safety net)
 	}
 	rv := ro.ResourceVersion
