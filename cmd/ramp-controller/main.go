@@ -77,7 +77,7 @@ func run(args []string) error {
 	if err := metrics.Register(ctrlmetrics.Registry, mgr.GetCache()); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
-	if err := controller.Setup(mgr, controller.Options{HTTPProviders: o.httpPolicy(),
+	if err := controller.Setup(mgr, controller.Options{HTTPProviders: o.httpPolicy(), CredentialNamespace: os.Getenv("POD_NAMESPACE"),
 		MaxConcurrentMeasurementsPerProvider: o.maxMeasurementsPerProvider, MaxProviderTimeout: o.maxProviderTimeout,
 		ConditionEvaluationBudget: o.conditionBudget, SecretLabelSelector: o.secretSelector,
 	}); err != nil {

@@ -1,9 +1,13 @@
 package controller
 
 import (
+	"context"
+	"fmt"
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
@@ -32,6 +36,10 @@ type Options struct {
 	// HTTPProviders is where the web and prometheus providers may send
 	// requests (--allow-link-local-providers, --provider-host-allowlist).
 	HTTPProviders provider.HTTPPolicy
+	// CredentialNamespace is where provider credential Secrets (datadog,
+	// newrelic, influxdb, wavefront) are read by default: the controller's
+	// own namespace ($POD_NAMESPACE, else provider.DefaultCredentialNamespace).
+	CredentialNamespace string
 
 	// Bounds on the AnalysisRun controller's work (issue 24 §2); zero
 	// values mean the defaults.
@@ -66,7 +74,7 @@ func Setup(mgr ctrl.Manager, o Options) error {
 	if err := r.SetupWithManager(mgr, o.MaxConcurrentReconciles); err != nil {
 		return err
 	}
-	providers, err := Providers(mgr, o.HTTPProviders)
+	providers, err := Providers(mgr, o.HTTPProviders, o.CredentialNamespace)
 	if err != nil {
 		return err
 	}
@@ -116,21 +124,41 @@ func Routers(c client.Client) (*registry.Registry[traffic.Router], error) {
 // package registers itself; internal/builtin links them) on the manager's
 // client and API reader, the HTTP ones with policy. Their names are
 // provider.Supported.
-func Providers(mgr ctrl.Manager, policy provider.HTTPPolicy) (*registry.Registry[provider.Provider], error) {
-	return provider.Build(loggedCluster{Cluster: mgr, client: writelog.Client(mgr.GetClient()), policy: policy})
+func Providers(mgr ctrl.Manager, policy provider.HTTPPolicy, credentialNamespace string) (*registry.Registry[provider.Provider], error) {
+	if credentialNamespace == "" {
+		credentialNamespace = provider.DefaultCredentialNamespace
+	}
+	return provider.Build(loggedCluster{Cluster: mgr, client: writelog.Client(mgr.GetClient()), policy: policy, credNS: credentialNamespace})
 }
 
 // loggedCluster is the manager with its client replaced by one that logs
-// every write at V(1), for the providers that write (job), and the HTTP
-// providers' policy (provider.HTTPDeps).
+// every write at V(1), for the providers that write (job), the HTTP
+// providers' policy (provider.HTTPDeps) and the credential Secrets
+// (provider.CredentialDeps).
 type loggedCluster struct {
 	cluster.Cluster
 	client client.Client
 	policy provider.HTTPPolicy
+	credNS string
 }
 
 func (l loggedCluster) GetClient() client.Client { return l.client }
 
 func (l loggedCluster) HTTPPolicy() provider.HTTPPolicy { return l.policy }
 
-var _ provider.HTTPDeps = loggedCluster{}
+func (l loggedCluster) CredentialNamespace() string { return l.credNS }
+
+// Secret reads a credential Secret live through the API reader: Ramp
+// caches no Secrets, and reads one only when a measurement needs it.
+func (l loggedCluster) Secret(ctx context.Context, namespace, name string) (map[string][]byte, error) {
+	var s corev1.Secret
+	if err := l.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &s); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Errorf("secret %s/%s not found", namespace, name)
+		}
+		return nil, fmt.Errorf("secret %s/%s: %s", namespace, name, apierrors.ReasonForError(err))
+	}
+	return s.Data, nil
+}
+
+var _ provider.CredentialDeps = loggedCluster{}

@@ -1,0 +1,79 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// DefaultCredentialNamespace is where provider credential Secrets (the
+// `datadog`, `newrelic`, `influxdb`, `wavefront-api-tokens` Secrets) are
+// read from when $POD_NAMESPACE does not name the controller's own
+// namespace: upstream's default namespace.
+const DefaultCredentialNamespace = "argo-rollouts"
+
+// CredentialDeps is what the providers that read a credential Secret are
+// built with: the HTTP policy, and Secrets read live (Ramp caches none).
+type CredentialDeps interface {
+	HTTPDeps
+	// Secret reads the data of Secret namespace/name, live. Its error
+	// names the Secret, never a value.
+	Secret(ctx context.Context, namespace, name string) (map[string][]byte, error)
+	// CredentialNamespace is the controller's own namespace, where
+	// provider credential Secrets live unless a metric names another.
+	CredentialNamespace() string
+}
+
+// Credentials are the data of one credential Secret, named for errors.
+type Credentials struct {
+	Ref  string // namespace/name
+	Data map[string][]byte
+}
+
+// ReadCredentials reads Secret namespace/name through deps; a nil deps (a
+// provider built without a cluster, in unit tests of other packages) is an
+// error naming the Secret.
+func ReadCredentials(ctx context.Context, deps CredentialDeps, namespace, name string) (Credentials, error) {
+	ref := namespace + "/" + name
+	if deps == nil {
+		return Credentials{Ref: ref}, fmt.Errorf("secret %s: no cluster to read it from", ref)
+	}
+	data, err := deps.Secret(ctx, namespace, name)
+	if err != nil {
+		return Credentials{Ref: ref}, err
+	}
+	return Credentials{Ref: ref, Data: data}, nil
+}
+
+// Get is the value of key, or "" when the Secret lacks it.
+func (c Credentials) Get(key string) string { return strings.TrimSpace(string(c.Data[key])) }
+
+// Require returns the values of keys, in order, or an error naming the
+// Secret and every key it lacks (empty counts as missing).
+func (c Credentials) Require(keys ...string) ([]string, error) {
+	var missing []string
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if out[i] = c.Get(k); out[i] == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("secret %s has no %s", c.Ref, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// Values are every value in the Secret, sorted, for a redactor
+// (analysis.NewRedactor) that scrubs them from what the provider returns.
+func (c Credentials) Values() []string {
+	var out []string
+	for _, v := range c.Data {
+		if s := strings.TrimSpace(string(v)); s != "" {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
