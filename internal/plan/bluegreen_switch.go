@@ -14,7 +14,7 @@ func (r *blueGreenRun) switchActive(preDone bool) {
 	if r.stable() || r.aborted() || r.ro.Spec.Paused || !s.BlueGreen.ScaleUpPreviewCheckPoint || !preDone {
 		return
 	}
-	if nw == nil || nw.Spec != r.n || nw.Available < r.n {
+	if nw == nil || nw.Unobserved || nw.Spec != r.n || nw.Available < r.n {
 		return
 	}
 	// the reconciler tells the switch (SwitchService) once the Service is patched

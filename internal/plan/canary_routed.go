@@ -15,7 +15,7 @@ import (
 func (r *canaryRun) routedAtStep(idx int32) bool {
 	w, c := r.routedTarget(idx)
 	nw, st := r.in.New, r.in.Stable
-	if nw == nil || nw.Spec != c || nw.Available < c {
+	if nw == nil || nw.Unobserved || nw.Spec != c || nw.Available < c {
 		return false
 	}
 	if st != nil && r.dynamic() && st.Spec > max(r.stableTarget(w, c), r.floorFor(st)) {
@@ -39,7 +39,7 @@ func (r *canaryRun) stepRoute(w, idx int32) traffic.Route {
 func (r *canaryRun) handover() bool {
 	nw := r.in.New
 	return !r.aborted() && !r.stable() && !r.ro.Spec.Paused && int(*r.s.CurrentStepIndex) >= len(r.steps) &&
-		nw != nil && nw.Spec == r.n && nw.Available >= r.n
+		nw != nil && !nw.Unobserved && nw.Spec == r.n && nw.Available >= r.n
 }
 
 func (r *canaryRun) handoverRoute() traffic.Route {
@@ -81,8 +81,8 @@ func (r *canaryRun) canarySelect() string {
 	switch {
 	case r.stable() || r.handover():
 		return r.in.NewHash
-	case serving(nw) == 0:
-		return r.s.StableRS
+	case serving(nw) == 0, nw.Unobserved && r.in.ServiceHash[r.c.CanaryService] != r.in.NewHash:
+		return r.s.StableRS // counts older than the spec never move the Service to the canary
 	case r.aborted():
 		if rt, ok := r.held(); ok && rt.Canary == 0 {
 			return r.s.StableRS

@@ -504,6 +504,48 @@ func TestRoutedCanaryStalePodsCarryNothing(t *testing.T) {
 	}
 }
 
+// TestRoutedCanaryUnobservedCountsMoveNothing: retrying after an abort,
+// Ramp scaled the canary ReplicaSet 0 → 1, but its status still predates
+// that spec (observedGeneration below generation) and counts the pod the
+// scale-down took: neither the canary Service nor any weight moves to it
+// until the ReplicaSet controller reports on the new spec. CI's traffic
+// guard caught the Service selecting, and 20 % going to, a ReplicaSet with
+// no available pod under load. Once observed, the step proceeds; a weight
+// already held is kept while a later scale is unobserved.
+func TestRoutedCanaryUnobservedCountsMoveNothing(t *testing.T) {
+	s := newRoutedSim(t, false, routedSteps()...)
+	ro := s.ro
+	ro.Status.StableRS, ro.Status.CurrentPodHash = "v1", "v2"
+	ro.Status.CurrentStepIndex = ptrTo(int32(0))
+	ro.Status.CurrentStepHash = StepsHash(ro.Spec.Strategy.Canary.Steps)
+	input := func(held traffic.Route, svc string, unobserved bool) Input {
+		return Input{Rollout: ro, NewHash: "v2", Now: time.Now(),
+			New:         &ReplicaSet{Name: "web-v2", Hash: "v2", Spec: 1, Replicas: 1, Ready: 1, Available: 1, Unobserved: unobserved},
+			Stable:      &ReplicaSet{Name: "web-v1", Hash: "v1", Spec: 5, Replicas: 5, Ready: 5, Available: 5},
+			Traffic:     &Traffic{Route: held, InForce: true},
+			ServiceHash: map[string]string{"canary": svc, "stable": "v1"}}
+	}
+	out := Canary(input(traffic.Route{Max: 100, StableHash: "v1", CanaryHash: "v1"}, "v1", true))
+	if out.Route != nil && out.Route.Canary != 0 {
+		t.Errorf("route %+v on unobserved counts, want no weight on the canary", out.Route)
+	}
+	if h, ok := out.Services["canary"]; ok && h == "v2" {
+		t.Error("canary Service moved to v2 on unobserved counts")
+	}
+	out = Canary(input(traffic.Route{Max: 100, StableHash: "v1", CanaryHash: "v1"}, "v1", false))
+	if out.Services["canary"] != "v2" {
+		t.Errorf("observed: canary Service %q, want v2", out.Services["canary"])
+	}
+	held := traffic.Route{Canary: 20, Max: 100, StableHash: "v1", CanaryHash: "v2"}
+	out = Canary(input(held, "v2", true))
+	if out.Route != nil && out.Route.Canary != 20 {
+		t.Errorf("route %+v while a later scale is unobserved, want the held 20 kept", out.Route)
+	}
+	if h, ok := out.Services["canary"]; ok && h != "v2" {
+		t.Errorf("canary Service moved back to %q while a later scale is unobserved", h)
+	}
+}
+
 // TestRoutedCanarySubsetsWithoutServices: Istio subset routing needs no
 // canary or stable Service; the hand-over then waits only for the
 // DestinationRule subsets (the route read back) to carry the new hash.

@@ -123,6 +123,9 @@ func (r *canaryRun) routeWeight(w, c int32) int32 {
 	if rt, ok := r.held(); ok && rt.CanaryHash == r.in.NewHash {
 		prev = rt.Canary
 	}
+	if nw != nil && nw.Unobserved {
+		return min(w, prev) // counts older than the spec never raise the weight
+	}
 	if !r.dynamic() {
 		if canaryAvail >= min(c, r.split().podsFor(w)) && (w == 0 || canaryAvail > 0) {
 			return w

@@ -18,6 +18,11 @@ type ReplicaSet struct {
 	Replicas  int32     // .status.replicas
 	Ready     int32
 	Available int32
+	// Unobserved: .status.observedGeneration is below .metadata.generation,
+	// so the counts predate the latest spec (a scale-down the ReplicaSet
+	// controller has not reported may have taken the pods they count).
+	// Traffic never moves toward a ReplicaSet on such counts.
+	Unobserved bool
 	// ScaleDownAt is the deadline recorded in the ReplicaSet's
 	// scale-down-deadline annotation, if any.
 	ScaleDownAt *time.Time

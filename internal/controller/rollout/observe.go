@@ -254,7 +254,7 @@ func toPlan(rs *appsv1.ReplicaSet) *plan.ReplicaSet {
 	}
 	out := &plan.ReplicaSet{Name: rs.Name, Hash: rs.Labels[rampv1.DefaultRolloutUniqueLabelKey], Revision: revisionOf(rs), Created: rs.CreationTimestamp.Time, Spec: spec,
 		Replicas: rs.Status.Replicas, Ready: rs.Status.ReadyReplicas, Available: rs.Status.AvailableReplicas,
-		Deleting: rs.DeletionTimestamp != nil}
+		Deleting: rs.DeletionTimestamp != nil, Unobserved: rs.Status.ObservedGeneration < rs.Generation}
 	v := rs.Annotations[rampv1.ScaleDownDeadlineAnnotation]
 	if v == "" {
 		v = rs.Annotations[rampv1.LegacyScaleDownDeadlineAnnotation]
