@@ -142,22 +142,25 @@ func TestRoutedCanaryDynamicStableScale(t *testing.T) {
 		{name: "abort at 50", at50: func(st *rampv1.RolloutStatus) { st.Abort = true }, stable: "v1"},
 		{name: "promote full from 50", at50: func(st *rampv1.RolloutStatus) { st.PromoteFull = true }, stable: "v2"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newRoutedSim(t, true, weight(20), weight(50), weight(100))
-			s.run("v1", time.Minute)
-			s.checking = true
-			s.each = func(in Input, out Output) { s.dynamicChecks(in, out) }
-			if tc.at50 != nil {
-				s.runUntil("v2", time.Minute, func() bool { return s.traffic.Route.Canary == 50 })
-				tc.at50(&s.ro.Status)
-			}
-			s.run("v2", 2*time.Minute)
-			if tc.stable == "v2" && !s.sawStableZero { // upstream: stable at 0 before the hand-over, also on promote --full
-				t.Errorf("stable never reached 0 with weight 100 in force (sizes %q, routes %q)", s.sizes, s.routes)
-			}
-			gone := map[string]string{"v1": "v2", "v2": "v1"}[tc.stable]
-			s.expectEnd(tc.stable, 5, gone, handoverRoute(tc.stable))
-		})
+		for _, lag := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/lag=%v", tc.name, lag), func(t *testing.T) {
+				s := newRoutedSim(t, true, weight(20), weight(50), weight(100))
+				s.lag = lag // the ReplicaSet controller one pass late: Unobserved counts
+				s.run("v1", time.Minute)
+				s.checking = true
+				s.each = func(in Input, out Output) { s.dynamicChecks(in, out) }
+				if tc.at50 != nil {
+					s.runUntil("v2", time.Minute, func() bool { return s.traffic.Route.Canary == 50 })
+					tc.at50(&s.ro.Status)
+				}
+				s.run("v2", 2*time.Minute)
+				if tc.stable == "v2" && !s.sawStableZero { // upstream: stable at 0 before the hand-over, also on promote --full
+					t.Errorf("stable never reached 0 with weight 100 in force (sizes %q, routes %q)", s.sizes, s.routes)
+				}
+				gone := map[string]string{"v1": "v2", "v2": "v1"}[tc.stable]
+				s.expectEnd(tc.stable, 5, gone, handoverRoute(tc.stable))
+			})
+		}
 	}
 }
 
@@ -543,6 +546,28 @@ func TestRoutedCanaryUnobservedCountsMoveNothing(t *testing.T) {
 	}
 	if h, ok := out.Services["canary"]; ok && h != "v2" {
 		t.Errorf("canary Service moved back to %q while a later scale is unobserved", h)
+	}
+}
+
+// TestRoutedCanaryUnobservedAbortKeepsStableCarried: with
+// dynamicStableScale, an abort at 50 % scales stable back up and the
+// canary down; while both ReplicaSets' counts predate their specs, the
+// weight still only moves back to stable as its available pods carry it
+// (3 of 5 carry 60: the canary keeps 40), never at once to 0.
+func TestRoutedCanaryUnobservedAbortKeepsStableCarried(t *testing.T) {
+	s := newRoutedSim(t, true, weight(20), weight(50), pauseForever())
+	ro := s.ro
+	ro.Status.StableRS, ro.Status.CurrentPodHash, ro.Status.Abort = "v1", "v2", true
+	ro.Status.CurrentStepIndex = ptrTo(int32(2))
+	ro.Status.CurrentStepHash = StepsHash(ro.Spec.Strategy.Canary.Steps)
+	in := Input{Rollout: ro, NewHash: "v2", Now: time.Now(),
+		New:         &ReplicaSet{Name: "web-v2", Hash: "v2", Spec: 2, Replicas: 3, Ready: 3, Available: 3, Unobserved: true},
+		Stable:      &ReplicaSet{Name: "web-v1", Hash: "v1", Spec: 5, Replicas: 3, Ready: 3, Available: 3, Unobserved: true},
+		Traffic:     &Traffic{Route: traffic.Route{Canary: 50, Max: 100, StableHash: "v1", CanaryHash: "v2"}, InForce: true},
+		ServiceHash: map[string]string{"canary": "v2", "stable": "v1"}}
+	out := Canary(in)
+	if out.Route != nil && out.Route.Canary < 40 {
+		t.Errorf("route %+v with 3 stable pods available, want the canary to keep at least 40", out.Route)
 	}
 }
 

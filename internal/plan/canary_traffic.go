@@ -115,31 +115,41 @@ func (r *canaryRun) stableTarget(w, c int32) int32 {
 // routeWeight is the canary weight to send now toward the step's weight w
 // (with c canary pods wanted): never more than the available canary pods
 // carry, never less than the available stable pods leave (dynamic scale).
+//
+// Counts of a canary ReplicaSet that predate its spec (Unobserved) never
+// raise the weight above the one in force; they may lower it.
 func (r *canaryRun) routeWeight(w, c int32) int32 {
+	out, prev := r.carriedWeight(w, c)
+	if nw := r.in.New; nw != nil && nw.Unobserved {
+		return min(out, prev)
+	}
+	return out
+}
+
+// carriedWeight is routeWeight on the counts as they are, and the canary
+// weight in force (0 when the route holds another canary).
+func (r *canaryRun) carriedWeight(w, c int32) (weight, prev int32) {
 	nw, st := r.in.New, r.in.Stable
 	canaryAvail := serving(nw)
 	hi := r.split().carried(canaryAvail)
-	prev := int32(0)
+	prev = 0
 	if rt, ok := r.held(); ok && rt.CanaryHash == r.in.NewHash {
 		prev = rt.Canary
 	}
-	if nw != nil && nw.Unobserved {
-		return min(w, prev) // counts older than the spec never raise the weight
-	}
 	if !r.dynamic() {
 		if canaryAvail >= min(c, r.split().podsFor(w)) && (w == 0 || canaryAvail > 0) {
-			return w
+			return w, prev
 		}
-		return min(w, prev, hi) // hold until the step's canary pods are available
+		return min(w, prev, hi), prev // hold until the step's canary pods are available
 	}
 	lo := int32(0)
 	if st != nil {
 		lo = r.maxWeight() - r.split().stableCarried(serving(st))
 	}
 	if lo > hi {
-		return min(max(prev, lo), hi)
+		return min(max(prev, lo), hi), prev
 	}
-	return min(max(w, lo), hi)
+	return min(max(w, lo), hi), prev
 }
 
 // managedAt lists the header and mirror routes in force at step idx (the

@@ -35,6 +35,10 @@ type simWorld struct {
 	// (Output.Hold); the simulator keeps a held status as the reconciler
 	// does, as the one the next pass plans from.
 	heldSince time.Time
+	// lag makes the ReplicaSet controller one pass late (tests): a scaled
+	// ReplicaSet shows its new spec with the old counts, Unobserved, to the
+	// next pass, and its pods only after it.
+	lag bool
 }
 
 // simStart is the simulator's epoch: a fixed time, so that plans replay.
@@ -78,6 +82,13 @@ func (w *simWorld) input(hash string) Input {
 // changed and the runs it started and terminated, by name. out.Status gets
 // the names of the runs started, as the reconciler records them.
 func (w *simWorld) apply(hash string, out *Output) (changed bool, started, terminated []string) {
+	for _, rs := range w.rs { // the ReplicaSet controller catches up with the last pass's scales
+		if rs.Unobserved {
+			rs.Unobserved = false
+			rs.Replicas, rs.Ready, rs.Available = rs.Spec, rs.Spec, rs.Spec
+			changed = true
+		}
+	}
 	if out.CreateNew {
 		w.rev++
 		w.rs[hash] = &ReplicaSet{Name: w.ro.Name + "-" + hash, Hash: hash, Revision: w.rev, Created: w.now}
@@ -145,6 +156,10 @@ func (w *simWorld) applyRoutes(in Input, out Output) bool {
 }
 
 func (w *simWorld) scale(rs *ReplicaSet, n int32) {
+	if w.lag && rs.Spec != n {
+		rs.Spec, rs.Unobserved = n, true
+		return
+	}
 	rs.Spec, rs.Replicas, rs.Ready, rs.Available = n, n, n, n
 }
 
