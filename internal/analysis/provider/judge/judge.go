@@ -2,14 +2,16 @@
 // needs an external Kayenta service for this). A judge metric names PromQL
 // queries holding {{group}}; each is run as a range query over the lookback
 // window once with the baseline's selector and once with the canary's, all
-// series' points pooled into one sample per group. The samples are compared
-// with a two-sided Mann-Whitney U test (package stats) and the
+// series' points pooled into one sample per group. Package judgement
+// decides: the samples are compared with a two-sided Mann-Whitney U test
+// (package stats) and the
 // Hodges-Lehmann shift relative to the baseline's median: a metric is High
 // or Low when the change is significant at the configured confidence, at
 // least effectSize large and in a bad direction, else Pass (NoData when a
 // group has no sample). The score is the weight of the passing metrics over
 // that of the metrics with data, in percent; the threshold turns it into
 // the measurement's phase, so the metric's conditions are not used.
+// Metadata keys are judgement.ScoreKey and "<metric>.<judgement.Key*>".
 //
 // Queries go through the prometheus provider's request and decoding code.
 // The package never logs: queries and headers may carry secrets.
@@ -23,6 +25,7 @@ import (
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/judgement"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
 )
@@ -43,61 +46,61 @@ func New(prom *prometheus.Provider, now func() time.Time) *Provider {
 
 // Measure runs every query for the baseline and the canary, judges each
 // metric and returns the score (Value a float64, Display the score) with
-// the phase decided, the per-metric statistics in Metadata (keys ScoreKey
-// and "<metric>.<Key*>") and a summary in Message. A bad spec, a failed
+// the phase decided, the per-metric statistics in Metadata and a summary
+// in Message. A bad spec, a failed
 // query, or no data for any metric is an error.
 func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.Result, error) {
 	m := req.Metric.Provider.Judge
 	if m == nil {
 		return provider.Result{}, errors.New("judge: the metric has no judge provider")
 	}
-	s, err := parse(m)
+	s, err := judgement.Parse(m)
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("judge: %w", err)
 	}
 	end := p.now()
-	start := end.Add(-s.lookback)
-	outcomes := make([]outcome, 0, len(s.metrics))
-	for _, ms := range s.metrics {
+	start := end.Add(-s.Lookback)
+	outcomes := make([]judgement.Outcome, 0, len(s.Metrics))
+	for _, ms := range s.Metrics {
 		baseline, err := p.samples(ctx, req, m, ms, m.Baseline, start, end)
 		if err != nil {
-			return provider.Result{}, fmt.Errorf("judge: metric %q, baseline: %w", ms.name, err)
+			return provider.Result{}, fmt.Errorf("judge: metric %q, baseline: %w", ms.Name, err)
 		}
 		canary, err := p.samples(ctx, req, m, ms, m.Canary, start, end)
 		if err != nil {
-			return provider.Result{}, fmt.Errorf("judge: metric %q, canary: %w", ms.name, err)
+			return provider.Result{}, fmt.Errorf("judge: metric %q, canary: %w", ms.Name, err)
 		}
-		outcomes = append(outcomes, classify(ms, baseline, canary, s.alpha))
+		outcomes = append(outcomes, judgement.Classify(ms, baseline, canary, s.Alpha))
 	}
-	j, ok := score(s, outcomes)
+	j, ok := judgement.Score(s, outcomes)
 	if !ok {
-		return provider.Result{}, errors.New("judge: no data: " + strings.TrimPrefix(message(j, outcomes), "score 0: "))
+		return provider.Result{}, errors.New("judge: no data: " + strings.TrimPrefix(judgement.Message(j, outcomes), "score 0: "))
 	}
 	return provider.Result{
-		Value:    j.score,
-		Display:  num(j.score),
-		Phase:    j.phase,
-		Message:  message(j, outcomes),
-		Metadata: metadata(j, outcomes),
+		Value:    j.Score,
+		Display:  j.Display(),
+		Phase:    j.Phase,
+		Message:  judgement.Message(j, outcomes),
+		Metadata: judgement.Metadata(j, outcomes),
 	}, nil
 }
 
 // samples runs one metric's query for one group as a range query over
 // [start, end] through the prometheus provider and returns every point of
 // every series.
-func (p *Provider) samples(ctx context.Context, req provider.Request, m *rampv1.JudgeMetric, ms metricSpec, group string, start, end time.Time) ([]float64, error) {
+func (p *Provider) samples(ctx context.Context, req provider.Request, m *rampv1.JudgeMetric, ms judgement.Metric, group string, start, end time.Time) ([]float64, error) {
 	q := req
 	q.InFlight, q.Terminate = nil, false
 	q.Metric = rampv1.Metric{Name: req.Metric.Name, Provider: rampv1.MetricProvider{Prometheus: &rampv1.PrometheusMetric{
 		Address:  m.Address,
-		Query:    strings.ReplaceAll(ms.query, Placeholder, group),
+		Query:    strings.ReplaceAll(ms.Query, judgement.Placeholder, group),
 		Timeout:  m.Timeout,
 		Insecure: m.Insecure,
 		Headers:  m.Headers,
 		RangeQuery: &rampv1.PrometheusRangeQueryArgs{
 			Start: start.UTC().Format(time.RFC3339Nano),
 			End:   end.UTC().Format(time.RFC3339Nano),
-			Step:  durationText(m.Step, DefaultStep),
+			Step:  durationText(m.Step, judgement.DefaultStep),
 		},
 	}}}
 	res, err := p.prom.Measure(ctx, q)

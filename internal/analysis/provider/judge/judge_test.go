@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/judgement"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
 )
@@ -108,29 +110,29 @@ func TestMeasureJudges(t *testing.T) {
 		metrics  []rampv1.JudgeQuery
 		score    float64
 		phase    rampv1.AnalysisPhase
-		verdicts map[string]Verdict
+		verdicts map[string]judgement.Verdict
 	}{
-		{"equal passes", map[string]float64{"lat": 1}, []rampv1.JudgeQuery{q("lat", Increase, 1, false)},
-			100, rampv1.AnalysisPhaseSuccessful, map[string]Verdict{"lat": Pass}},
-		{"20% higher latency fails", map[string]float64{"lat": 1.2}, []rampv1.JudgeQuery{q("lat", Increase, 1, false)},
-			0, rampv1.AnalysisPhaseFailed, map[string]Verdict{"lat": High}},
-		{"20% lower latency is harmless", map[string]float64{"lat": 0.8}, []rampv1.JudgeQuery{q("lat", Increase, 1, false)},
-			100, rampv1.AnalysisPhaseSuccessful, map[string]Verdict{"lat": Pass}},
-		{"either direction: lower fails", map[string]float64{"lat": 0.8}, []rampv1.JudgeQuery{q("lat", Either, 1, false)},
-			0, rampv1.AnalysisPhaseFailed, map[string]Verdict{"lat": Low}},
-		{"decrease is bad", map[string]float64{"rps": 0.8}, []rampv1.JudgeQuery{q("rps", Decrease, 1, false)},
-			0, rampv1.AnalysisPhaseFailed, map[string]Verdict{"rps": Low}},
-		{"2% is below the effect size", map[string]float64{"lat": 1.02}, []rampv1.JudgeQuery{q("lat", Either, 1, false)},
-			100, rampv1.AnalysisPhaseSuccessful, map[string]Verdict{"lat": Pass}},
+		{"equal passes", map[string]float64{"lat": 1}, []rampv1.JudgeQuery{q("lat", judgement.Increase, 1, false)},
+			100, rampv1.AnalysisPhaseSuccessful, map[string]judgement.Verdict{"lat": judgement.Pass}},
+		{"20% higher latency fails", map[string]float64{"lat": 1.2}, []rampv1.JudgeQuery{q("lat", judgement.Increase, 1, false)},
+			0, rampv1.AnalysisPhaseFailed, map[string]judgement.Verdict{"lat": judgement.High}},
+		{"20% lower latency is harmless", map[string]float64{"lat": 0.8}, []rampv1.JudgeQuery{q("lat", judgement.Increase, 1, false)},
+			100, rampv1.AnalysisPhaseSuccessful, map[string]judgement.Verdict{"lat": judgement.Pass}},
+		{"either direction: lower fails", map[string]float64{"lat": 0.8}, []rampv1.JudgeQuery{q("lat", judgement.Either, 1, false)},
+			0, rampv1.AnalysisPhaseFailed, map[string]judgement.Verdict{"lat": judgement.Low}},
+		{"decrease is bad", map[string]float64{"rps": 0.8}, []rampv1.JudgeQuery{q("rps", judgement.Decrease, 1, false)},
+			0, rampv1.AnalysisPhaseFailed, map[string]judgement.Verdict{"rps": judgement.Low}},
+		{"2% is below the effect size", map[string]float64{"lat": 1.02}, []rampv1.JudgeQuery{q("lat", judgement.Either, 1, false)},
+			100, rampv1.AnalysisPhaseSuccessful, map[string]judgement.Verdict{"lat": judgement.Pass}},
 		{"weights: 3 of 4 pass is marginal", map[string]float64{"lat": 1.2, "cpu": 1},
-			[]rampv1.JudgeQuery{q("lat", Increase, 1, false), q("cpu", Increase, 3, false)},
-			75, rampv1.AnalysisPhaseInconclusive, map[string]Verdict{"lat": High, "cpu": Pass}},
+			[]rampv1.JudgeQuery{q("lat", judgement.Increase, 1, false), q("cpu", judgement.Increase, 3, false)},
+			75, rampv1.AnalysisPhaseInconclusive, map[string]judgement.Verdict{"lat": judgement.High, "cpu": judgement.Pass}},
 		{"a critical failure fails all", map[string]float64{"lat": 1.2, "cpu": 1},
-			[]rampv1.JudgeQuery{q("lat", Increase, 1, true), q("cpu", Increase, 30, false)},
-			0, rampv1.AnalysisPhaseFailed, map[string]Verdict{"lat": High, "cpu": Pass}},
+			[]rampv1.JudgeQuery{q("lat", judgement.Increase, 1, true), q("cpu", judgement.Increase, 30, false)},
+			0, rampv1.AnalysisPhaseFailed, map[string]judgement.Verdict{"lat": judgement.High, "cpu": judgement.Pass}},
 		{"NoData is left out of the score", map[string]float64{"lat": 1},
-			[]rampv1.JudgeQuery{q("lat", Increase, 1, false), q("missing", Increase, 5, false)},
-			100, rampv1.AnalysisPhaseSuccessful, map[string]Verdict{"lat": Pass, "missing": NoData}},
+			[]rampv1.JudgeQuery{q("lat", judgement.Increase, 1, false), q("missing", judgement.Increase, 5, false)},
+			100, rampv1.AnalysisPhaseSuccessful, map[string]judgement.Verdict{"lat": judgement.Pass, "missing": judgement.NoData}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, addr := start(t, map[string][]float64{})
@@ -142,11 +144,11 @@ func TestMeasureJudges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Value != c.score || res.Phase != c.phase || res.Display != num(c.score) {
+			if res.Value != c.score || res.Phase != c.phase || res.Display != strconv.FormatFloat(c.score, 'f', -1, 64) {
 				t.Fatalf("score %v (%q) phase %s, want %v %s; %s", res.Value, res.Display, res.Phase, c.score, c.phase, res.Message)
 			}
 			for name, v := range c.verdicts {
-				if got := res.Metadata[name+"."+KeyVerdict]; got != string(v) {
+				if got := res.Metadata[name+"."+judgement.KeyVerdict]; got != string(v) {
 					t.Errorf("%s verdict %q, want %s (%s)", name, got, v, res.Message)
 				}
 			}

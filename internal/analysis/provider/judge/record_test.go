@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/judgement"
 )
 
 // TestMeasureRequests: each metric is one query_range per group over
@@ -14,7 +15,7 @@ import (
 // selector and the metric's headers sent.
 func TestMeasureRequests(t *testing.T) {
 	f, addr := start(t, map[string][]float64{"lat-base": latency, "lat-can": latency})
-	m := judgeSpec(addr, q("lat", Increase, 1, false))
+	m := judgeSpec(addr, q("lat", judgement.Increase, 1, false))
 	if _, err := measure(t, m); err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestMeasureRequests(t *testing.T) {
 // p = 2/C(40,20) for two separated samples of 20; 50 is marginal.
 func TestMeasureMetadata(t *testing.T) {
 	_, addr := start(t, map[string][]float64{"lat-base": latency, "lat-can": scaled(latency, 1.2), "cpu-base": latency, "cpu-can": latency})
-	res, err := measure(t, judgeSpec(addr, q("lat", Increase, 1, false), q("cpu", Increase, 1, false)))
+	res, err := measure(t, judgeSpec(addr, q("lat", judgement.Increase, 1, false), q("cpu", judgement.Increase, 1, false)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestMeasureMetadata(t *testing.T) {
 // error naming the field, the metric and the group.
 func TestMeasureErrors(t *testing.T) {
 	f, addr := start(t, map[string][]float64{})
-	ok := judgeSpec(addr, q("lat", Increase, 1, false))
+	ok := judgeSpec(addr, q("lat", judgement.Increase, 1, false))
 	for _, c := range []struct {
 		name   string
 		edit   func(*rampv1.JudgeMetric)

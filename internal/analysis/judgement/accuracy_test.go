@@ -1,4 +1,4 @@
-package judge
+package judgement
 
 import (
 	"fmt"
@@ -25,17 +25,17 @@ func BenchmarkJudgeAccuracy(b *testing.B) {
 func accuracy(b *testing.B, reps int, effect float64) {
 	const n = 20
 	{
-		m := metricSpec{name: "latency", direction: Increase, effectSize: effect, weight: 1}
+		m := Metric{Name: "latency", Direction: Increase, EffectSize: effect, Weight: 1}
 		var equalPass, detected int
 		for range b.N {
 			rng := rand.New(rand.NewPCG(2026, 21))
 			equalPass, detected = 0, 0
 			for range reps {
 				base := noisy(rng, n, 100)
-				if classify(m, base, noisy(rng, n, 100), 0.05).verdict == Pass {
+				if Classify(m, base, noisy(rng, n, 100), 0.05).Verdict == Pass {
 					equalPass++
 				}
-				if classify(m, base, noisy(rng, n, 120), 0.05).verdict == High {
+				if Classify(m, base, noisy(rng, n, 120), 0.05).Verdict == High {
 					detected++
 				}
 			}

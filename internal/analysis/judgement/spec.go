@@ -1,4 +1,4 @@
-package judge
+package judgement
 
 import (
 	"errors"
@@ -27,26 +27,30 @@ const (
 	Either   = "either"
 )
 
-// spec is a validated judgement.
-type spec struct {
-	lookback, step time.Duration
-	alpha          float64 // 1 - confidence
-	pass, marginal float64
-	metrics        []metricSpec
+// Spec is a validated judge metric: the optional fields defaulted,
+// confidence turned into the test's alpha, the threshold as scores.
+type Spec struct {
+	Lookback, Step time.Duration
+	Alpha          float64 // 1 - confidence
+	Pass, Marginal float64
+	Metrics        []Metric
 }
 
-// metricSpec is a validated metric of a judgement.
-type metricSpec struct {
-	name, query, direction string
-	effectSize, weight     float64
-	critical               bool
+// Metric is a validated metric of a judgement.
+type Metric struct {
+	Name, Query, Direction string
+	EffectSize, Weight     float64
+	Critical               bool
 }
 
-// parse validates m; errors name the field ("metrics[1].direction").
-func parse(m *rampv1.JudgeMetric) (spec, error) {
-	s := spec{lookback: DefaultLookback, step: DefaultStep, alpha: 1 - DefaultConfidence}
+// Parse validates m; errors name the field ("metrics[1].direction").
+// Argument placeholders are left as they are (lint checks templates).
+func Parse(m *rampv1.JudgeMetric) (Spec, error) {
+	s := Spec{Lookback: DefaultLookback, Step: DefaultStep, Alpha: 1 - DefaultConfidence}
 	var err error
 	switch {
+	case strings.TrimSpace(m.Address) == "":
+		return s, errors.New("address is not set")
 	case strings.TrimSpace(m.Baseline) == "":
 		return s, errors.New("baseline is not set")
 	case strings.TrimSpace(m.Canary) == "":
@@ -54,24 +58,24 @@ func parse(m *rampv1.JudgeMetric) (spec, error) {
 	case m.Baseline == m.Canary:
 		return s, fmt.Errorf("baseline and canary are both %q: they must select different series", m.Baseline)
 	}
-	if s.lookback, err = positive("lookback", m.Lookback, DefaultLookback); err != nil {
+	if s.Lookback, err = positive("lookback", m.Lookback, DefaultLookback); err != nil {
 		return s, err
 	}
-	if s.step, err = positive("step", m.Step, DefaultStep); err != nil {
+	if s.Step, err = positive("step", m.Step, DefaultStep); err != nil {
 		return s, err
 	}
-	if s.step > s.lookback {
-		return s, fmt.Errorf("step %s is longer than lookback %s", s.step, s.lookback)
+	if s.Step > s.Lookback {
+		return s, fmt.Errorf("step %s is longer than lookback %s", s.Step, s.Lookback)
 	}
 	if m.Confidence != "" {
 		c, err := m.Confidence.Float()
 		if err != nil || c <= 0 || c >= 1 {
 			return s, fmt.Errorf("confidence: %q must be a number between 0 and 1 (exclusive)", m.Confidence)
 		}
-		s.alpha = 1 - c
+		s.Alpha = 1 - c
 	}
-	s.pass, s.marginal = float64(m.Threshold.Pass), float64(m.Threshold.Marginal)
-	if s.pass < 0 || s.pass > 100 || s.marginal < 0 || s.marginal > s.pass {
+	s.Pass, s.Marginal = float64(m.Threshold.Pass), float64(m.Threshold.Marginal)
+	if s.Pass < 0 || s.Pass > 100 || s.Marginal < 0 || s.Marginal > s.Pass {
 		return s, fmt.Errorf("threshold: need 0 <= marginal (%d) <= pass (%d) <= 100", m.Threshold.Marginal, m.Threshold.Pass)
 	}
 	if len(m.Metrics) == 0 {
@@ -83,17 +87,17 @@ func parse(m *rampv1.JudgeMetric) (spec, error) {
 		if err != nil {
 			return s, fmt.Errorf("metrics[%d].%w", i, err)
 		}
-		if seen[ms.name] {
-			return s, fmt.Errorf("metrics[%d].name: %q is used twice", i, ms.name)
+		if seen[ms.Name] {
+			return s, fmt.Errorf("metrics[%d].name: %q is used twice", i, ms.Name)
 		}
-		seen[ms.name] = true
-		s.metrics = append(s.metrics, ms)
+		seen[ms.Name] = true
+		s.Metrics = append(s.Metrics, ms)
 	}
 	return s, nil
 }
 
-func parseMetric(q rampv1.JudgeQuery) (metricSpec, error) {
-	ms := metricSpec{name: q.Name, query: q.Query, direction: q.Direction, weight: 1, critical: q.Critical}
+func parseMetric(q rampv1.JudgeQuery) (Metric, error) {
+	ms := Metric{Name: q.Name, Query: q.Query, Direction: q.Direction, Weight: 1, Critical: q.Critical}
 	switch {
 	case strings.TrimSpace(q.Name) == "" || strings.ContainsAny(q.Name, " ."):
 		return ms, fmt.Errorf("name: %q must be set, without blanks or dots (it prefixes metadata keys)", q.Name)
@@ -102,7 +106,7 @@ func parseMetric(q rampv1.JudgeQuery) (metricSpec, error) {
 	}
 	switch q.Direction {
 	case "":
-		ms.direction = Either
+		ms.Direction = Either
 	case Increase, Decrease, Either:
 	default:
 		return ms, fmt.Errorf("direction: %q must be increase, decrease or either", q.Direction)
@@ -112,13 +116,13 @@ func parseMetric(q rampv1.JudgeQuery) (metricSpec, error) {
 		if err != nil || e < 0 || math.IsInf(e, 0) {
 			return ms, fmt.Errorf("effectSize: %q must be a number >= 0", q.EffectSize)
 		}
-		ms.effectSize = e
+		ms.EffectSize = e
 	}
 	if q.Weight != nil {
 		if *q.Weight < 0 {
 			return ms, fmt.Errorf("weight: %d must not be negative", *q.Weight)
 		}
-		ms.weight = float64(*q.Weight)
+		ms.Weight = float64(*q.Weight)
 	}
 	return ms, nil
 }
