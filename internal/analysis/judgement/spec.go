@@ -43,20 +43,21 @@ type Metric struct {
 	Critical               bool
 }
 
-// Parse validates m; errors name the field ("metrics[1].direction").
+// Parse validates m; every error starts with the field it is about
+// ("metrics[1].direction: ...").
 // Argument placeholders are left as they are (lint checks templates).
 func Parse(m *rampv1.JudgeMetric) (Spec, error) {
 	s := Spec{Lookback: DefaultLookback, Step: DefaultStep, Alpha: 1 - DefaultConfidence}
 	var err error
 	switch {
 	case strings.TrimSpace(m.Address) == "":
-		return s, errors.New("address is not set")
+		return s, errors.New("address: not set")
 	case strings.TrimSpace(m.Baseline) == "":
-		return s, errors.New("baseline is not set")
+		return s, errors.New("baseline: not set")
 	case strings.TrimSpace(m.Canary) == "":
-		return s, errors.New("canary is not set")
+		return s, errors.New("canary: not set")
 	case m.Baseline == m.Canary:
-		return s, fmt.Errorf("baseline and canary are both %q: they must select different series", m.Baseline)
+		return s, fmt.Errorf("canary: %q is also the baseline: they must select different series", m.Canary)
 	}
 	if s.Lookback, err = positive("lookback", m.Lookback, DefaultLookback); err != nil {
 		return s, err
@@ -65,7 +66,7 @@ func Parse(m *rampv1.JudgeMetric) (Spec, error) {
 		return s, err
 	}
 	if s.Step > s.Lookback {
-		return s, fmt.Errorf("step %s is longer than lookback %s", s.Step, s.Lookback)
+		return s, fmt.Errorf("step: %s is longer than lookback %s", s.Step, s.Lookback)
 	}
 	if m.Confidence != "" {
 		c, err := m.Confidence.Float()
