@@ -61,7 +61,7 @@ func TestJudge(t *testing.T) {
 			t.Parallel()
 			p := testPrometheus(t)
 			ns := namespace(t, "judge-"+c.name)
-			serveLatency(t, p, ns, map[string]float64{"base1234": 0.1, "cana5678": c.canary})
+			serveLatency(t, p, ns, 0.05, map[string]float64{"base1234": 0.1, "cana5678": c.canary})
 			p.WaitQuery(t, fmt.Sprintf(`count(judge_latency_seconds{namespace=%q})`, ns), "2")
 			apply(t, ns, fmt.Sprintf(judgeRun, p.URL(), ns))
 			ar := waitRun(t, ns, "judge", 90*time.Second, c.phase)
@@ -85,8 +85,9 @@ func TestJudge(t *testing.T) {
 
 // serveLatency makes the exporter serve judge_latency_seconds for each
 // pod-template hash, redrawn every 100 ms (so every 1 s scrape sees a new
-// draw) around the hash's mean with 5% Gaussian noise, until the test ends.
-func serveLatency(t *testing.T, p *promEnv, ns string, means map[string]float64) {
+// draw) around the hash's mean with Gaussian noise (0.05: 5%), until the
+// test ends.
+func serveLatency(t testing.TB, p *promEnv, ns string, noise float64, means map[string]float64) {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 21))
 	series := map[string]float64{}
 	for hash, mean := range means {
@@ -94,7 +95,7 @@ func serveLatency(t *testing.T, p *promEnv, ns string, means map[string]float64)
 	}
 	draw := func() {
 		for s, mean := range series {
-			p.Set(s, mean*(1+0.05*rng.NormFloat64()))
+			p.Set(s, mean*(1+noise*rng.NormFloat64()))
 		}
 	}
 	draw()
