@@ -72,6 +72,9 @@ func (ix *index) analysisSpec(o *Object, metrics []rampv1.Metric, args []rampv1.
 				ix.add(o, Error, field+".provider.judge."+sub, rest+" ("+outcome+")")
 			}
 		}
+		if m.Provider.Judge != nil && (m.SuccessCondition != "" || m.FailureCondition != "") {
+			ix.add(o, Warning, field, "successCondition and failureCondition are not used: the judge's score and threshold decide each measurement")
+		}
 		if m.Provider.Job != nil {
 			ix.jobSpec(o, field+".provider.job.spec", m, args)
 		}
