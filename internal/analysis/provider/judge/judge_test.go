@@ -24,10 +24,11 @@ var clock = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // the series registered for the selector the query names ("<selector>") (two series per
 // selector, splitting the values, to check that series are pooled).
 type fakeProm struct {
-	mu     sync.Mutex
-	series map[string][]float64 // by selector
-	forms  []url.Values
-	status int
+	mu      sync.Mutex
+	series  map[string][]float64 // by selector
+	forms   []url.Values
+	headers []http.Header
+	status  int
 }
 
 func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +36,7 @@ func (f *fakeProm) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.forms = append(f.forms, r.PostForm)
+	f.headers = append(f.headers, r.Header.Clone())
 	if r.Method != http.MethodPost || r.URL.Path != "/api/v1/query_range" {
 		http.Error(w, "unexpected "+r.Method+" "+r.URL.Path, http.StatusBadRequest)
 		return

@@ -16,6 +16,7 @@ import (
 func TestMeasureRequests(t *testing.T) {
 	f, addr := start(t, map[string][]float64{"lat-base": latency, "lat-can": latency})
 	m := judgeSpec(addr, q("lat", judgement.Increase, 1, false))
+	m.Headers = []rampv1.WebMetricHeader{{Key: "Authorization", Value: "Bearer t0ken"}}
 	if _, err := measure(t, m); err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +30,12 @@ func TestMeasureRequests(t *testing.T) {
 			if got.Get(k) != v {
 				t.Errorf("request %d: %s = %q, want %q", i, k, got.Get(k), v)
 			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("request %d: form %v, want only %v", i, got, want)
+		}
+		if h := f.headers[i].Get("Authorization"); h != "Bearer t0ken" {
+			t.Errorf("request %d: Authorization %q, want the metric's header", i, h)
 		}
 	}
 }
