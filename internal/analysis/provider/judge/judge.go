@@ -3,18 +3,18 @@
 // queries holding {{group}}; each is run as a range query over the lookback
 // window once with the baseline's selector and once with the canary's, all
 // series' points pooled into one sample per group. Package judgement
-// decides: the samples are compared with a two-sided Mann-Whitney U test
-// (package stats) and the
-// Hodges-Lehmann shift relative to the baseline's median: a metric is High
-// or Low when the change is significant at the configured confidence, at
-// least effectSize large and in a bad direction, else Pass (NoData when a
-// group has no sample). The score is the weight of the passing metrics over
-// that of the metrics with data, in percent; the threshold turns it into
-// the measurement's phase, so the metric's conditions are not used.
-// Metadata keys are judgement.ScoreKey and "<metric>.<judgement.Key*>".
+// decides: a two-sided Mann-Whitney U test and the Hodges-Lehmann shift
+// relative to the baseline's median classify each metric (High or Low when
+// the change is significant at the configured confidence, larger than
+// effectSize and in a bad direction, else Pass; NoData when a group has no
+// sample), and the weighted share of passing metrics is the score that the
+// threshold turns into the measurement's phase, so the metric's conditions
+// are not used. Metadata keys are judgement.ScoreKey and
+// "<metric>.<judgement.Key*>".
 //
-// Queries go through the prometheus provider's request and decoding code.
-// The package never logs: queries and headers may carry secrets.
+// Queries go through the prometheus provider's request and decoding code
+// (the controller's HTTP policy, size limits and timeouts apply). The
+// package never logs: queries and headers may carry secrets.
 package judge
 
 import (
@@ -47,8 +47,8 @@ func New(prom *prometheus.Provider, now func() time.Time) *Provider {
 // Measure runs every query for the baseline and the canary, judges each
 // metric and returns the score (Value a float64, Display the score) with
 // the phase decided, the per-metric statistics in Metadata and a summary
-// in Message. A bad spec, a failed
-// query, or no data for any metric is an error.
+// in Message. A bad spec, a failed query, or no data for any metric is an
+// error.
 func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.Result, error) {
 	m := req.Metric.Provider.Judge
 	if m == nil {
