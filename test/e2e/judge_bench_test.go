@@ -38,7 +38,7 @@ func BenchmarkJudgeAccuracyPrometheus(b *testing.B) {
 		eventually(b, time.Minute, "18 s of samples", func() error {
 			got, err := p.query(fmt.Sprintf(`min(count_over_time(judge_latency_seconds{namespace=%q}[18s])) >= 17`, ns))
 			if err != nil || got == "" {
-				return fmt.Errorf("not yet (%v)", err)
+				return fmt.Errorf("not yet (%w)", err)
 			}
 			return nil
 		})
