@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"testing"
@@ -37,10 +38,10 @@ func BenchmarkJudgeAccuracyPrometheus(b *testing.B) {
 		// the window is full once every series has 18 samples
 		eventually(b, time.Minute, "18 s of samples", func() error {
 			got, err := p.query(fmt.Sprintf(`min(count_over_time(judge_latency_seconds{namespace=%q}[18s])) >= 17`, ns))
-			if err != nil || got == "" {
-				return fmt.Errorf("not yet (%w)", err)
+			if err == nil && got == "" {
+				err = errors.New("some series have fewer samples")
 			}
-			return nil
+			return err
 		})
 		var passed, detected int
 		for r := range reps {
