@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,21 @@ func TestJudge(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJudgeNoData: when neither group has a sample (no series for the
+// hashes), the measurement is an Error saying so, and with
+// consecutiveErrorLimit 0 the run ends in Error at once.
+func TestJudgeNoData(t *testing.T) {
+	t.Parallel()
+	p := testPrometheus(t)
+	ns := namespace(t, "judge-nodata")
+	apply(t, ns, strings.Replace(fmt.Sprintf(judgeRun, p.URL(), ns), "initialDelay: 18s", "consecutiveErrorLimit: 0", 1))
+	ar := waitRun(t, ns, "judge", 30*time.Second, rampv1.AnalysisPhaseError)
+	const want = `metric "compare": judge: no data: latency NoData (baseline 0, canary 0 samples)`
+	if m := ar.Status.MetricResults[0].Measurements[0]; m.Message != want {
+		t.Errorf("measurement message %q, want %q", m.Message, want)
 	}
 }
 
