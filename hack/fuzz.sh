@@ -16,6 +16,7 @@ targets=(
   "./internal/analysis FuzzEvaluateJSON"              # condition evaluation: random expressions and results
   "./internal/analysis FuzzRedact"                    # redaction: no form of a secret survives
   "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
+  "./internal/analysis/stats FuzzMannWhitney"         # judge: U and p-values over any samples
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/lint FuzzParse"                         # lint's YAML decoding
 )

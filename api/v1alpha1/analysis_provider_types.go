@@ -42,6 +42,10 @@ type MetricProvider struct {
 	// SkyWalking runs an Apache SkyWalking GraphQL query.
 	// +optional
 	SkyWalking *SkyWalkingMetric `json:"skywalking,omitempty"`
+	// Judge compares a canary with its baseline statistically (a Ramp
+	// extension: upstream has no such provider).
+	// +optional
+	Judge *JudgeMetric `json:"judge,omitempty"`
 	// Plugin configures a metric provider plugin: the key is the plugin name
 	// (as registered with the controller), the value its configuration.
 	// +optional

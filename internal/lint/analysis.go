@@ -11,6 +11,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
+	"github.com/ramp-rollouts/ramp/internal/analysis/judgement"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/podtemplate"
 )
@@ -19,8 +20,9 @@ import (
 // (or ClusterAnalysisTemplate) in Error: metric rules (count against limits,
 // durations, one provider), checked with the {{args.x}} placeholders whose
 // values the template gives substituted (the others are checked when a run
-// has them), conditions that do not compile, an empty Prometheus query, and
-// providers this version does not run.
+// has them), conditions that do not compile, an empty Prometheus query, a
+// judge metric its provider would refuse, and providers this version does
+// not run.
 func (ix *index) analysisTemplate(o *Object, spec *rampv1.AnalysisTemplateSpec) {
 	ix.analysisSpec(o, spec.Metrics, spec.Args, spec.MeasurementRetention, nil, "every run of this template ends in Error")
 }
@@ -62,6 +64,16 @@ func (ix *index) analysisSpec(o *Object, metrics []rampv1.Metric, args []rampv1.
 		}
 		if p := m.Provider.Prometheus; p != nil && strings.TrimSpace(p.Query) == "" {
 			ix.add(o, Error, field+".provider.prometheus", "query is empty: Prometheus answers every measurement with an error ("+outcome+")")
+		}
+		if j := m.Provider.Judge; j != nil && !strings.Contains(string(j.Lookback)+string(j.Step), "{{") {
+			// the other fields cannot hold a placeholder (enum, numbers) or take any string
+			if _, err := judgement.Parse(j); err != nil {
+				sub, rest := splitField(err.Error())
+				ix.add(o, Error, field+".provider.judge."+sub, rest+" ("+outcome+")")
+			}
+		}
+		if m.Provider.Judge != nil && (m.SuccessCondition != "" || m.FailureCondition != "") {
+			ix.add(o, Warning, field, "successCondition and failureCondition are not used: the judge's score and threshold decide each measurement")
 		}
 		if m.Provider.Job != nil {
 			ix.jobSpec(o, field+".provider.job.spec", m, args)

@@ -235,7 +235,7 @@ func MetricType(p rampv1.MetricProvider) string {
 	}{{p.Prometheus != nil, "Prometheus"}, {p.Job != nil, "Job"}, {p.Kayenta != nil, "Kayenta"}, {p.Web != nil, "Web"},
 		{p.Datadog != nil, "Datadog"}, {p.Wavefront != nil, "Wavefront"}, {p.NewRelic != nil, "NewRelic"},
 		{p.CloudWatch != nil, "CloudWatch"}, {p.Graphite != nil, "Graphite"}, {p.Influxdb != nil, "Influxdb"},
-		{p.SkyWalking != nil, "skywalking"}, {len(p.Plugin) > 0, "RPCPlugin"}} {
+		{p.SkyWalking != nil, "skywalking"}, {p.Judge != nil, "Judge"}, {len(p.Plugin) > 0, "RPCPlugin"}} {
 		if t.set {
 			return t.name
 		}

@@ -101,6 +101,8 @@ func Name(p rampv1.MetricProvider) string {
 		return "wavefront"
 	case p.SkyWalking != nil:
 		return "skywalking"
+	case p.Judge != nil:
+		return "judge"
 	}
 	for name := range p.Plugin {
 		return "plugin/" + name
