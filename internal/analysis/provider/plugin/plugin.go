@@ -17,7 +17,10 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net/rpc"
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -48,8 +51,8 @@ func (p *Provider) Stop() { p.proc.stop() }
 // evaluate the metric's conditions), so its phase is the result's: Error
 // is returned as an error carrying the plugin's message. Plugin.GetMetadata
 // is merged into the measurement's metadata. A call that fails (the
-// process died, the context ended) is an error; the process is started
-// again on the next measurement.
+// process died, the context ended) is an error; a process that died is
+// started again on the next measurement.
 func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.Result, error) {
 	if len(req.Metric.Provider.Plugin) == 0 {
 		return provider.Result{}, fmt.Errorf("plugin %s: the metric has no plugin provider", p.proc.name)
@@ -76,7 +79,9 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	}
 	var m rampv1.Measurement
 	if err := call(ctx, c, method, &args, &m); err != nil {
-		p.proc.stop()
+		if broken(err) {
+			p.proc.stop() // started again by the next measurement
+		}
 		return provider.Result{}, fmt.Errorf("plugin %s: %s: %w", p.proc.name, method, err)
 	}
 	var extra map[string]string
@@ -85,6 +90,13 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 		return provider.Result{}, fmt.Errorf("plugin %s: Plugin.GetMetadata: %w", p.proc.name, err)
 	}
 	return p.result(m, extra)
+}
+
+// broken tells an error of a lost connection (the plugin exited or closed
+// it) from one of the call (a timeout, an error the plugin returned), after
+// which the process goes on serving the other measurements.
+func broken(err error) bool {
+	return errors.Is(err, rpc.ErrShutdown) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // result maps the plugin's measurement onto a provider result.

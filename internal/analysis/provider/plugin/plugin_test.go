@@ -161,20 +161,33 @@ func TestPhases(t *testing.T) {
 
 // TestCrashAndTimeout: a plugin that exits mid-call is an error and is
 // started again for the next measurement; a call past the context's
-// deadline is an error naming it.
+// deadline is an error naming it, and the process goes on serving.
 func TestCrashAndTimeout(t *testing.T) {
 	p := startFake(t)
 	ctx := context.Background()
+	pid := func() string {
+		t.Helper()
+		res, err := p.Measure(ctx, fakeRequest(`{"phase":"Successful"}`))
+		if err != nil || res.Phase != rampv1.AnalysisPhaseSuccessful || res.Metadata["pid"] == "" {
+			t.Fatalf("measurement: %+v, %v", res, err)
+		}
+		return res.Metadata["pid"]
+	}
+	first := pid()
 	if _, err := p.Measure(ctx, fakeRequest(`{"exit":true}`)); err == nil || !strings.Contains(err.Error(), "Plugin.Run") {
 		t.Errorf("crash: %v", err)
 	}
-	if res, err := p.Measure(ctx, fakeRequest(`{"phase":"Successful"}`)); err != nil || res.Phase != rampv1.AnalysisPhaseSuccessful {
-		t.Errorf("after a crash: %+v, %v", res, err)
+	second := pid()
+	if second == first {
+		t.Errorf("the plugin was not started again after it exited (pid %s)", first)
 	}
 	short, cancel := context.WithTimeoutCause(ctx, 300*time.Millisecond, fmt.Errorf("timed out after 300ms"))
 	defer cancel()
-	if _, err := p.Measure(short, fakeRequest(`{"phase":"Successful","sleepMS":5000}`)); err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
+	if _, err := p.Measure(short, fakeRequest(`{"phase":"Successful","sleepMS":2000}`)); err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
 		t.Errorf("timeout: %v", err)
+	}
+	if third := pid(); third != second {
+		t.Errorf("a timeout restarted the plugin (pid %s, then %s)", second, third)
 	}
 }
 

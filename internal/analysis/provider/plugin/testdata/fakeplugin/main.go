@@ -176,6 +176,7 @@ func answer(call string, run *AnalysisRun, m Metric, inFlight *Measurement) Meas
 		"count":            str(m.Count),
 		"failureLimit":     str(m.FailureLimit),
 		"args":             strings.Join(args, ","),
+		"pid":              fmt.Sprint(os.Getpid()),
 	}
 	if run != nil {
 		out.Metadata["runName"] = run.Namespace + "/" + run.Name
