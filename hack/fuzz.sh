@@ -18,6 +18,7 @@ targets=(
   "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
   "./internal/analysis/stats FuzzMannWhitney"         # judge: U and p-values over any samples
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
+  "./internal/analysis/provider/cloudwatch FuzzResponse" # CloudWatch GetMetricData bodies through the SDK
   "./internal/lint FuzzParse"                         # lint's YAML decoding
 )
 start=$SECONDS

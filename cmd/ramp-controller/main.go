@@ -22,6 +22,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/plugin"
 	"github.com/ramp-rollouts/ramp/internal/buildinfo"
 	"github.com/ramp-rollouts/ramp/internal/controller"
 	"github.com/ramp-rollouts/ramp/internal/controller/foreign"
@@ -77,6 +78,10 @@ func run(args []string) error {
 	if err := metrics.Register(ctrlmetrics.Registry, mgr.GetCache()); err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
+	if err := setupMetricPlugins(mgr.GetAPIReader(), o, log); err != nil {
+		return err
+	}
+	defer plugin.StopAll()
 	if err := controller.Setup(mgr, controller.Options{HTTPProviders: o.httpPolicy(), CredentialNamespace: os.Getenv("POD_NAMESPACE"),
 		MaxConcurrentMeasurementsPerProvider: o.maxMeasurementsPerProvider, MaxProviderTimeout: o.maxProviderTimeout,
 		ConditionEvaluationBudget: o.conditionBudget, SecretLabelSelector: o.secretSelector,

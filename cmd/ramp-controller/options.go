@@ -4,13 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/plugin"
 	"github.com/ramp-rollouts/ramp/internal/controller/analysisrun"
 )
 
@@ -47,6 +50,11 @@ type options struct {
 
 	// Install (issue 20 §5).
 	printVersion bool
+
+	// Metric provider plugins (issue 21): upstream's ConfigMap and where
+	// the binaries are installed.
+	pluginsConfigMap string
+	pluginDir        string
 }
 
 func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
@@ -76,6 +84,9 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.BoolVar(&o.metricsSecure, "metrics-secure", false, "serve /metrics over HTTPS, each scrape authenticated by the API server (TokenReview) and authorized for get on /metrics (SubjectAccessReview); needs the RBAC of config/secure-metrics")
 	fs.StringVar(&o.metricsCertDir, "metrics-cert-dir", "", "directory holding tls.crt and tls.key for --metrics-secure (default: a self-signed certificate made at start)")
 	fs.BoolVar(&o.printVersion, "version", false, "print the version, commit and Go version, then exit")
+	fs.StringVar(&o.pluginsConfigMap, "metric-plugins-configmap", plugin.DefaultConfigMap,
+		"ConfigMap, in the controller's namespace ($POD_NAMESPACE, else argo-rollouts), whose metricProviderPlugins key configures metric plugins, read at start (\"\": none)")
+	fs.StringVar(&o.pluginDir, "plugin-dir", plugin.DefaultDir, "directory metric plugin binaries are installed into at start (relative to the working directory)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -87,6 +98,9 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	}
 	var err error
 	if o.providerHostAllowlist, err = provider.ParseHostAllowlist(*allowlist); err != nil {
+		return o, err
+	}
+	if err := o.checkPlugins(); err != nil {
 		return o, err
 	}
 	if o.metricsCertDir != "" && !o.metricsSecure {
@@ -106,6 +120,20 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 		o.leaderElectionNamespace = firstNonEmpty(os.Getenv("POD_NAMESPACE"), o.namespace, "kube-system")
 	}
 	return o, nil
+}
+
+// checkPlugins validates the metric plugin flags.
+func (o *options) checkPlugins() error {
+	if o.pluginsConfigMap == "" {
+		return nil
+	}
+	if errs := validation.IsDNS1123Subdomain(o.pluginsConfigMap); len(errs) > 0 {
+		return fmt.Errorf("--metric-plugins-configmap %q is not a ConfigMap name: %s", o.pluginsConfigMap, strings.Join(errs, "; "))
+	}
+	if o.pluginDir == "" {
+		return fmt.Errorf("--plugin-dir must name a directory when --metric-plugins-configmap is set")
+	}
+	return nil
 }
 
 // httpPolicy is the HTTP providers' policy the flags describe.

@@ -66,6 +66,23 @@ func TestParseOptions(t *testing.T) {
 			wantErr: `--provider-host-allowlist: "https://prom" is not a host`},
 		{name: "allow-list with an empty entry", args: []string{"--provider-host-allowlist", "a,,b"},
 			wantErr: `--provider-host-allowlist: empty entry in "a,,b"`},
+		// Metric plugins: upstream's ConfigMap and plugin-bin by default.
+		{name: "metric plugin defaults", check: func(o options) string {
+			if o.pluginsConfigMap != "argo-rollouts-config" || o.pluginDir != "plugin-bin" {
+				return fmt.Sprintf("configmap %q, dir %q", o.pluginsConfigMap, o.pluginDir)
+			}
+			return ""
+		}},
+		{name: "metric plugins off", args: []string{"--metric-plugins-configmap", "", "--plugin-dir", ""}, check: func(o options) string {
+			if o.pluginsConfigMap != "" {
+				return "configmap " + o.pluginsConfigMap
+			}
+			return ""
+		}},
+		{name: "metric plugin configmap name", args: []string{"--metric-plugins-configmap", "Bad_Name"},
+			wantErr: `--metric-plugins-configmap "Bad_Name" is not a ConfigMap name`},
+		{name: "metric plugin dir", args: []string{"--plugin-dir", ""},
+			wantErr: `--plugin-dir must name a directory when --metric-plugins-configmap is set`},
 		// In a cluster the Lease stays in the controller's own namespace
 		// (where the shipped Role grants Leases) when --namespace narrows
 		// what it watches.

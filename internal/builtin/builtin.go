@@ -9,6 +9,7 @@ package builtin
 
 import (
 	// Metric providers (internal/analysis/provider/<name>).
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/cloudwatch"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/judge"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"

@@ -67,5 +67,8 @@ func Unsupported(name string) string {
 	if _, err := constructors.Get(name); err == nil {
 		return ""
 	}
+	if plugin, ok := strings.CutPrefix(name, "plugin/"); ok {
+		return fmt.Sprintf("metric plugin %s is not configured in this controller (metricProviderPlugins of its argo-rollouts-config ConfigMap)", plugin)
+	}
 	return fmt.Sprintf("provider %s is not supported by this version of Ramp (supported: %s)", name, strings.Join(Supported(), ", "))
 }

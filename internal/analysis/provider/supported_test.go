@@ -39,6 +39,9 @@ func TestRegisterBuildSupported(t *testing.T) {
 	if got, want := Unsupported("datadog"), "provider datadog is not supported by this version of Ramp (supported: job, web)"; got != want {
 		t.Errorf("Unsupported(datadog) = %q, want %q", got, want)
 	}
+	if got := Unsupported("plugin/argoproj/sample"); !strings.Contains(got, "metric plugin argoproj/sample is not configured in this controller") {
+		t.Errorf("Unsupported(plugin/argoproj/sample) = %q, want it to say the plugin is not configured", got)
+	}
 
 	c := &fakeClient{}
 	reg, err := Build(c)
