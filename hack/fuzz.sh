@@ -18,6 +18,7 @@ targets=(
   "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/lint FuzzParse"                         # lint's YAML decoding
+  "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers
 )
 start=$SECONDS
 for t in "${targets[@]}"; do
