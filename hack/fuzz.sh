@@ -19,6 +19,7 @@ targets=(
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/lint FuzzParse"                         # lint's YAML decoding
   "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers
+  "./internal/analysis/provider/newrelic FuzzDecode"  # NerdGraph NRQL answers
 )
 start=$SECONDS
 for t in "${targets[@]}"; do

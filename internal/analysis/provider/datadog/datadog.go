@@ -61,11 +61,7 @@ func New(deps provider.CredentialDeps, opts ...Option) *Provider {
 	for _, o := range opts {
 		t = o(p, t)
 	}
-	var policy provider.HTTPPolicy
-	if deps != nil {
-		policy = deps.HTTPPolicy()
-	}
-	p.clients = httpfetch.NewClients(t, policy)
+	p.clients = httpfetch.ForDeps(t, deps)
 	return p
 }
 

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
 // snippetBytes bounds the part of a vendor's error body an error quotes.
@@ -63,4 +65,14 @@ func Snippet(b []byte) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// ForDeps is NewClients with the policy of deps (the zero policy for nil
+// deps: a provider built without a controller, in tests of other packages).
+func ForDeps(base *http.Transport, deps provider.HTTPDeps) Clients {
+	var policy provider.HTTPPolicy
+	if deps != nil {
+		policy = deps.HTTPPolicy()
+	}
+	return NewClients(base, policy)
 }
