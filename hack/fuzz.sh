@@ -20,6 +20,7 @@ targets=(
   "./internal/lint FuzzParse"                         # lint's YAML decoding
   "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers
   "./internal/analysis/provider/newrelic FuzzDecode"  # NerdGraph NRQL answers
+  "./internal/analysis/provider/wavefront FuzzDecode" # Wavefront chart API answers
 )
 start=$SECONDS
 for t in "${targets[@]}"; do

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -56,8 +57,8 @@ func randomKey(prefix string) string {
 }
 
 // assertNoSecretLeak fails the test when any form of a secret (leak_forms_test.go)
-// is in an AnalysisRun or Event of ns or in the suite controller's log.
-func assertNoSecretLeak(t *testing.T, ns string, secrets ...string) {
+// is in an AnalysisRun or Event of ns or in the controller log at logPath.
+func assertNoSecretLeak(t *testing.T, ns, logPath string, secrets ...string) {
 	t.Helper()
 	forms := secretForms(secrets...)
 	check := func(where, text string) {
@@ -75,7 +76,7 @@ func assertNoSecretLeak(t *testing.T, ns string, secrets ...string) {
 		}
 		walkStrings(asJSONValue(t, list), func(s string) { check(fmt.Sprintf("%T", list), s) })
 	}
-	log, err := os.ReadFile(env.controller.logPath)
+	log, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,4 +92,26 @@ func measurementMessage(ar *rampv1.AnalysisRun, metric string) string {
 		}
 	}
 	return ar.Status.Message
+}
+
+// runOutcome is how a run of a provider test must end: its phase and the
+// stored value of its metric's one measurement.
+type runOutcome struct {
+	phase rampv1.AnalysisPhase
+	value string
+}
+
+// expectRuns waits up to timeout for each run of want to reach its phase
+// and checks its measurement; it returns the runs as last read.
+func expectRuns(t *testing.T, ns string, timeout time.Duration, want map[string]runOutcome) map[string]*rampv1.AnalysisRun {
+	t.Helper()
+	runs := map[string]*rampv1.AnalysisRun{}
+	for name, w := range want {
+		ar := waitRun(t, ns, name, timeout, w.phase)
+		if m := ar.Status.MetricResults[0].Measurements; len(m) != 1 || m[0].Value != w.value {
+			t.Errorf("%s: measurements %+v, want one of value %s", name, m, w.value)
+		}
+		runs[name] = ar
+	}
+	return runs
 }

@@ -10,13 +10,6 @@ import (
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
 
-// Keys of the Datadog credential Secret, as upstream names them.
-const (
-	AddressKey = "address"
-	APIKeyKey  = "api-key"
-	AppKeyKey  = "app-key"
-)
-
 // credentials are what a query is sent with; values are every value of the
 // Secret they were read from, for the redactor.
 type credentials struct {
@@ -45,10 +38,7 @@ func (p *Provider) credentials(ctx context.Context, req provider.Request) (crede
 		}
 		tried = append(tried, err.Error())
 	}
-	ns := provider.DefaultCredentialNamespace
-	if p.deps != nil {
-		ns = p.deps.CredentialNamespace()
-	}
+	ns := provider.CredentialNamespaceOf(p.deps)
 	c, err := p.read(ctx, ns, name)
 	if err == nil {
 		return c, nil
@@ -63,11 +53,11 @@ func (p *Provider) read(ctx context.Context, namespace, name string) (credential
 	if err != nil {
 		return credentials{}, err
 	}
-	keys, err := creds.Require(APIKeyKey, AppKeyKey)
+	keys, err := creds.Require(rampv1.DatadogAPIKeyKey, rampv1.DatadogAppKeyKey)
 	if err != nil {
 		return credentials{}, err
 	}
-	address := strings.TrimRight(creds.Get(AddressKey), "/")
+	address := strings.TrimRight(creds.Get(rampv1.DatadogAddressKey), "/")
 	if address == "" {
 		address = DefaultAddress
 	}

@@ -3,7 +3,6 @@ package datadog
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/providertest"
 )
 
 // Test credentials: the keys a fake Datadog accepts.
@@ -26,18 +26,11 @@ const (
 // now is the clock of every test: the query window ends here.
 var now = time.Unix(1700000000, 0)
 
-// secrets are fake provider.CredentialDeps: Secrets by "namespace/name",
-// the controller's namespace "ctl".
+// secrets are Secrets by "namespace/name" in the controller's namespace
+// "ctl"; deps() makes them the provider's dependencies.
 type secrets map[string]map[string][]byte
 
-func (s secrets) HTTPPolicy() provider.HTTPPolicy { return provider.HTTPPolicy{} }
-func (s secrets) CredentialNamespace() string     { return "ctl" }
-func (s secrets) Secret(_ context.Context, ns, name string) (map[string][]byte, error) {
-	if d, ok := s[ns+"/"+name]; ok {
-		return d, nil
-	}
-	return nil, errors.New("secret " + ns + "/" + name + " not found")
-}
+func (s secrets) deps() providertest.Deps { return providertest.Deps{Secrets: s} }
 
 // answer is what the fake Datadog sends back.
 type answer struct {
@@ -105,10 +98,10 @@ func deps(address string) secrets {
 }
 
 // measure runs m through a Provider on d at the test clock.
-func measure(d provider.CredentialDeps, m rampv1.DatadogMetric) (provider.Result, error) {
+func measure(d secrets, m rampv1.DatadogMetric) (provider.Result, error) {
 	run := &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "run"}}
 	req := provider.Request{Run: run, Metric: rampv1.Metric{Name: "m", Provider: rampv1.MetricProvider{Datadog: &m}}}
-	return New(d, WithClock(func() time.Time { return now })).Measure(context.Background(), req)
+	return New(d.deps(), WithClock(func() time.Time { return now })).Measure(context.Background(), req)
 }
 
 // v2Body is the documented request body of a v2 query.

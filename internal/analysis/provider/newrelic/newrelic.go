@@ -28,14 +28,6 @@ import (
 // for (its documented limit).
 const MaxTimeout = 120 * time.Second
 
-// Keys of the profile Secret, as upstream names them.
-const (
-	APIKeyKey    = "personal-api-key"
-	AccountIDKey = "account-id"
-	RegionKey    = "region"
-	NerdGraphKey = "base-url-nerdgraph"
-)
-
 // nerdGraphURLs are NerdGraph's endpoints by region (upstream's default
 // region is us).
 var nerdGraphURLs = map[string]string{
@@ -99,35 +91,32 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 // profile reads the metric's profile Secret from the controller's
 // namespace.
 func (p *Provider) profile(ctx context.Context, m *rampv1.NewRelicMetric) (profile, error) {
-	ns := provider.DefaultCredentialNamespace
-	if p.deps != nil {
-		ns = p.deps.CredentialNamespace()
-	}
+	ns := provider.CredentialNamespaceOf(p.deps)
 	creds, err := provider.ReadCredentials(ctx, p.deps, ns, m.EffectiveProfile())
 	if err != nil {
 		return profile{}, err
 	}
-	keys, err := creds.Require(APIKeyKey, AccountIDKey)
+	keys, err := creds.Require(rampv1.NewRelicAPIKeyKey, rampv1.NewRelicAccountIDKey)
 	if err != nil {
 		return profile{}, err
 	}
 	account, err := strconv.ParseInt(keys[1], 10, 64)
 	if err != nil {
-		return profile{}, fmt.Errorf("secret %s: %s is not an integer", creds.Ref, AccountIDKey)
+		return profile{}, fmt.Errorf("secret %s: %s is not an integer", creds.Ref, rampv1.NewRelicAccountIDKey)
 	}
-	url := creds.Get(NerdGraphKey)
+	url := creds.Get(rampv1.NewRelicNerdGraphURLKey)
 	if url == "" {
-		region := strings.ToLower(creds.Get(RegionKey))
+		region := strings.ToLower(creds.Get(rampv1.NewRelicRegionKey))
 		if region == "" {
 			region = "us"
 		}
 		if url = nerdGraphURLs[region]; url == "" {
-			return profile{}, fmt.Errorf("secret %s: %s must be us, eu or staging", creds.Ref, RegionKey)
+			return profile{}, fmt.Errorf("secret %s: %s must be us, eu or staging", creds.Ref, rampv1.NewRelicRegionKey)
 		}
 	}
 	var values []string // every value but the endpoint's URL and the region, for errors to name the host
 	for _, v := range creds.Values() {
-		if v != url && v != creds.Get(RegionKey) {
+		if v != url && v != creds.Get(rampv1.NewRelicRegionKey) {
 			values = append(values, v)
 		}
 	}

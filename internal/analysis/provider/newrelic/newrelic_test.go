@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,22 +14,16 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/providertest"
 )
 
 const testKey = "NRAK-0123456789ABCDEFGHIJKLMNOPQ"
 
-// secrets are fake provider.CredentialDeps: Secrets by "namespace/name",
-// the controller's namespace "ctl".
+// secrets are Secrets by "namespace/name" in the controller's namespace
+// "ctl"; deps() makes them the provider's dependencies.
 type secrets map[string]map[string][]byte
 
-func (s secrets) HTTPPolicy() provider.HTTPPolicy { return provider.HTTPPolicy{} }
-func (s secrets) CredentialNamespace() string     { return "ctl" }
-func (s secrets) Secret(_ context.Context, ns, name string) (map[string][]byte, error) {
-	if d, ok := s[ns+"/"+name]; ok {
-		return d, nil
-	}
-	return nil, errors.New("secret " + ns + "/" + name + " not found")
-}
+func (s secrets) deps() providertest.Deps { return providertest.Deps{Secrets: s} }
 
 // answer is what the fake NerdGraph sends back.
 type answer struct {
@@ -89,9 +82,9 @@ func profileAt(srv *httptest.Server, key string) secrets {
 	return secrets{"ctl/newrelic": {"personal-api-key": []byte(key), "account-id": []byte("1234"), "base-url-nerdgraph": []byte(srv.URL + "/graphql")}}
 }
 
-func measure(ctx context.Context, d provider.CredentialDeps, m rampv1.NewRelicMetric) (provider.Result, error) {
+func measure(ctx context.Context, d secrets, m rampv1.NewRelicMetric) (provider.Result, error) {
 	req := provider.Request{Run: &rampv1.AnalysisRun{}, Metric: rampv1.Metric{Provider: rampv1.MetricProvider{NewRelic: &m}}}
-	return New(d, nil).Measure(ctx, req)
+	return New(d.deps(), nil).Measure(ctx, req)
 }
 
 const nrql = "FROM Transaction SELECT percentage(count(*), WHERE httpResponseCode != 500) as successRate"
@@ -129,7 +122,7 @@ func TestMeasure(t *testing.T) {
 // non-integer account and an unknown region are errors naming the Secret.
 func TestProfile(t *testing.T) {
 	p := func(d secrets, profileName string) (profile, error) {
-		return New(d, nil).profile(context.Background(), &rampv1.NewRelicMetric{Profile: profileName})
+		return New(d.deps(), nil).profile(context.Background(), &rampv1.NewRelicMetric{Profile: profileName})
 	}
 	keys := func(kv ...string) map[string][]byte {
 		m := map[string][]byte{"personal-api-key": []byte(testKey), "account-id": []byte("42")}

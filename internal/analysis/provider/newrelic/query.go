@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
@@ -49,7 +50,7 @@ type graphQLResponse struct {
 func (p *Provider) query(ctx context.Context, prof profile, nrql string, timeout time.Duration) (provider.Result, error) {
 	u, err := url.Parse(prof.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return provider.Result{}, fmt.Errorf("the profile's %s is not an http(s) URL", NerdGraphKey)
+		return provider.Result{}, fmt.Errorf("the profile's %s is not an http(s) URL", rampv1.NewRelicNerdGraphURLKey)
 	}
 	body, err := json.Marshal(graphQLRequest{Query: nrqlQuery, Variables: map[string]any{
 		"accountId": prof.account, "query": nrql, "timeout": int64(timeout / time.Second),
