@@ -21,6 +21,7 @@ targets=(
   "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers
   "./internal/analysis/provider/newrelic FuzzDecode"  # NerdGraph NRQL answers
   "./internal/analysis/provider/wavefront FuzzDecode" # Wavefront chart API answers
+  "./internal/analysis/provider/kayenta FuzzJudge"    # Kayenta execution status and score
 )
 start=$SECONDS
 for t in "${targets[@]}"; do

@@ -11,6 +11,7 @@ import (
 	// Metric providers (internal/analysis/provider/<name>).
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/datadog"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/kayenta"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/newrelic"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/wavefront"
