@@ -20,6 +20,10 @@ targets=(
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/analysis/provider/cloudwatch FuzzResponse" # CloudWatch GetMetricData bodies through the SDK
   "./internal/lint FuzzParse"                         # lint's YAML decoding
+  "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers
+  "./internal/analysis/provider/newrelic FuzzDecode"  # NerdGraph NRQL answers
+  "./internal/analysis/provider/wavefront FuzzDecode" # Wavefront chart API answers
+  "./internal/analysis/provider/kayenta FuzzJudge"    # Kayenta execution status and score
 )
 start=$SECONDS
 for t in "${targets[@]}"; do

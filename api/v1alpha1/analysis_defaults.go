@@ -45,6 +45,20 @@ const (
 	DefaultDatadogInterval DurationString = "5m"
 	// DefaultDatadogSecretName is the Secret holding Datadog credentials.
 	DefaultDatadogSecretName = "datadog"
+	// DatadogAddressKey, DatadogAPIKeyKey and DatadogAppKeyKey are the keys
+	// of a Datadog credential Secret.
+	DatadogAddressKey = "address"
+	DatadogAPIKeyKey  = "api-key"
+	DatadogAppKeyKey  = "app-key"
+	// NewRelicAPIKeyKey, NewRelicAccountIDKey, NewRelicRegionKey and
+	// NewRelicNerdGraphURLKey are the keys of a New Relic profile Secret.
+	NewRelicAPIKeyKey       = "personal-api-key"
+	NewRelicAccountIDKey    = "account-id"
+	NewRelicRegionKey       = "region"
+	NewRelicNerdGraphURLKey = "base-url-nerdgraph"
+	// WavefrontTokensSecretName is the Secret holding one Wavefront API
+	// token per address (its keys).
+	WavefrontTokensSecretName = "wavefront-api-tokens"
 	// DefaultNewRelicProfile is the Secret holding New Relic credentials.
 	DefaultNewRelicProfile = "newrelic"
 	// DefaultNewRelicTimeoutSeconds is the NRQL query timeout.

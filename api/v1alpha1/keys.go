@@ -78,6 +78,16 @@ const (
 	// PrometheusWarningsMetadataKey holds the warnings Prometheus returned
 	// with a result.
 	PrometheusWarningsMetadataKey = "warnings"
+	// WavefrontWarningsMetadataKey holds the warnings Wavefront returned;
+	// WavefrontTimestampsMetadataKey the times (epoch seconds) of the points
+	// a wavefront measurement took, WavefrontDriftMetadataKey their distance
+	// in seconds from the measurement's time.
+	WavefrontWarningsMetadataKey   = PrometheusWarningsMetadataKey
+	WavefrontTimestampsMetadataKey = "timestamps"
+	WavefrontDriftMetadataKey      = "drift"
+	// KayentaExecutionIDMetadataKey is the id of the Kayenta canary
+	// execution a kayenta measurement waits for.
+	KayentaExecutionIDMetadataKey = "canaryExecutionId"
 )
 
 // ControllerAgentName is the source component of the Events the controller

@@ -10,9 +10,13 @@ package builtin
 import (
 	// Metric providers (internal/analysis/provider/<name>).
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/cloudwatch"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/datadog"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/judge"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/kayenta"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/newrelic"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/wavefront"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/web"
 
 	// Traffic routers (internal/traffic/<name>).

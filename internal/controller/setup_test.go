@@ -35,8 +35,8 @@ func TestBuildsEveryRegisteredExtension(t *testing.T) {
 	if got, want := providers.Names(), provider.Supported(); len(got) == 0 || !slices.Equal(got, want) {
 		t.Errorf("built providers %v, provider.Supported %v", got, want)
 	}
-	if provider.Unsupported("web") != "" || provider.Unsupported("datadog") == "" {
-		t.Fatalf("Unsupported: web %q, datadog %q", provider.Unsupported("web"), provider.Unsupported("datadog"))
+	if provider.Unsupported("web") != "" || provider.Unsupported("plugin/example.com/not-installed") == "" {
+		t.Fatalf("Unsupported: web %q, plugin %q", provider.Unsupported("web"), provider.Unsupported("plugin/example.com/not-installed"))
 	}
 }
 

@@ -199,7 +199,7 @@ func TestAnalysisRunBadInput(t *testing.T) {
     provider: {prometheus: {address: %q, query: "{{args.nope}}"}}`, p.URL()), `metric "m": argument "nope" is not defined`},
 		{"garbage", fmt.Sprintf(`successCondition: result > 0
     provider: {web: {url: %q}}`, srv.URL+"/garbage"), `metric "m": web: the response is not JSON`},
-		{"unknown-provider", `provider: {datadog: {query: "avg:x"}}`, `provider datadog is not supported by this version of Ramp`},
+		{"unknown-provider", `provider: {plugin: {example.com/not-installed: {query: "avg:x"}}}`, `example.com/not-installed is not`},
 	} {
 		apply(t, ns, fmt.Sprintf(`apiVersion: argoproj.io/v1alpha1
 kind: AnalysisRun
@@ -216,7 +216,7 @@ spec:
 		{"unreachable", `metric "m": prometheus`},
 		{"undefined-arg", `metric "m": argument "nope" is not defined`},
 		{"garbage", `metric "m": web: the response is not JSON`},
-		{"unknown-provider", `provider datadog is not supported by this version of Ramp`},
+		{"unknown-provider", `example.com/not-installed is not`}, // "supported by this version", or "configured" once plugins run
 	} {
 		ar := waitRun(t, ns, tc.name, 30*time.Second, rampv1.AnalysisPhaseError)
 		if !strings.Contains(ar.Status.Message, tc.want) {

@@ -25,6 +25,15 @@ type CredentialDeps interface {
 	CredentialNamespace() string
 }
 
+// CredentialNamespaceOf is deps' credential namespace, or
+// DefaultCredentialNamespace for nil deps.
+func CredentialNamespaceOf(deps CredentialDeps) string {
+	if deps == nil {
+		return DefaultCredentialNamespace
+	}
+	return deps.CredentialNamespace()
+}
+
 // Credentials are the data of one credential Secret, named for errors.
 type Credentials struct {
 	Ref  string // namespace/name

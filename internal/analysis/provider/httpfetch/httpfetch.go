@@ -77,26 +77,40 @@ func Where(method string, u *url.URL) string {
 // (a larger body is an error naming the limit, refused before anything
 // decodes it).
 func Do(ctx context.Context, client *http.Client, r *http.Request, limit int) (int, []byte, error) {
+	resp, err := Send(ctx, client, r, limit)
+	return resp.Status, resp.Body, err
+}
+
+// Response is what Send read: the status, the headers (rate-limit headers
+// such as Retry-After) and at most the limit of body.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Send is Do keeping the response headers.
+func Send(ctx context.Context, client *http.Client, r *http.Request, limit int) (Response, error) {
 	at := Where(r.Method, r.URL)
 	resp, err := client.Do(r)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%s: %w", at, Cause(ctx, err))
+		return Response{}, fmt.Errorf("%s: %w", at, Cause(ctx, err))
 	}
 	defer func() { _ = resp.Body.Close() }() // the body was read (or failed) already: a close error changes nothing
 	if resp.ContentLength > int64(limit) {
-		return 0, nil, fmt.Errorf("%s: %w", at, tooLarge(limit))
+		return Response{}, fmt.Errorf("%s: %w", at, tooLarge(limit))
 	}
 	var buf bytes.Buffer
 	if resp.ContentLength > 0 { // one allocation of the announced size, not a doubling series
 		buf.Grow(int(resp.ContentLength) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, int64(limit)+1)); err != nil {
-		return 0, nil, fmt.Errorf("%s: reading the response: %w", at, Cause(ctx, err))
+		return Response{}, fmt.Errorf("%s: reading the response: %w", at, Cause(ctx, err))
 	}
 	if buf.Len() > limit {
-		return 0, nil, fmt.Errorf("%s: %w", at, tooLarge(limit))
+		return Response{}, fmt.Errorf("%s: %w", at, tooLarge(limit))
 	}
-	return resp.StatusCode, buf.Bytes(), nil
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: buf.Bytes()}, nil
 }
 
 func tooLarge(limit int) error {

@@ -1,0 +1,78 @@
+package httpfetch
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+)
+
+// snippetBytes bounds the part of a vendor's error body an error quotes.
+const snippetBytes = 256
+
+// StatusError is the error of a non-2xx answer from a vendor API: the
+// status, what it means (credentials refused, rate limited and when to retry
+// as the vendor's headers say, a server error), and the vendor's message
+// (callers pass it through their redactor: vendors echo keys).
+func StatusError(resp Response, message string) error {
+	var what string
+	switch code := resp.Status; {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		what = "credentials refused"
+	case code == http.StatusTooManyRequests:
+		what = "rate limited" + retryAfter(resp.Header)
+	case code >= 500:
+		what = "server error"
+	default:
+		what = "request refused"
+	}
+	text := fmt.Sprintf("HTTP %d %s: %s", resp.Status, http.StatusText(resp.Status), what)
+	if message = Snippet([]byte(message)); message != "" {
+		text += ": " + message
+	}
+	return fmt.Errorf("%s", text)
+}
+
+// retryAfter names when a rate limit lifts: Retry-After (RFC 9110), else
+// the X-RateLimit-Reset seconds (Datadog, Wavefront) and the limit's name.
+func retryAfter(h http.Header) string {
+	var parts []string
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		parts = append(parts, "Retry-After "+Snippet([]byte(v)))
+	} else if v := strings.TrimSpace(h.Get("X-RateLimit-Reset")); v != "" {
+		parts = append(parts, "resets in "+Snippet([]byte(v))+"s")
+	}
+	if v := strings.TrimSpace(h.Get("X-RateLimit-Name")); v != "" {
+		parts = append(parts, "limit "+Snippet([]byte(v)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// Snippet is at most snippetBytes of b on one line, cut at a rune
+// boundary, for quoting a vendor's message in an error.
+func Snippet(b []byte) string {
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "?")), " ")
+	if len(s) <= snippetBytes {
+		return s
+	}
+	cut := snippetBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// ForDeps is NewClients with the policy of deps (the zero policy for nil
+// deps: a provider built without a controller, in tests of other packages).
+func ForDeps(base *http.Transport, deps provider.HTTPDeps) Clients {
+	var policy provider.HTTPPolicy
+	if deps != nil {
+		policy = deps.HTTPPolicy()
+	}
+	return NewClients(base, policy)
+}

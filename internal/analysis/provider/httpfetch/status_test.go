@@ -1,0 +1,41 @@
+package httpfetch
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestStatusError: each class of vendor answer is named, a rate limit with
+// when it lifts (Retry-After first, else X-RateLimit-Reset) and the
+// limit's name, and the vendor's message is quoted on one line, cut.
+func TestStatusError(t *testing.T) {
+	h := func(kv ...string) http.Header {
+		out := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			out.Set(kv[i], kv[i+1])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		resp Response
+		msg  string
+		want string
+	}{
+		{Response{Status: 401}, "bad\nkey", "HTTP 401 Unauthorized: credentials refused: bad key"},
+		{Response{Status: 403}, "", "HTTP 403 Forbidden: credentials refused"},
+		{Response{Status: 429, Header: h("Retry-After", "30", "X-RateLimit-Reset", "9")}, "slow down", "HTTP 429 Too Many Requests: rate limited (Retry-After 30): slow down"},
+		{Response{Status: 429, Header: h("X-RateLimit-Reset", "17", "X-RateLimit-Name", "query")}, "", "HTTP 429 Too Many Requests: rate limited (resets in 17s, limit query)"},
+		{Response{Status: 429}, "", "HTTP 429 Too Many Requests: rate limited"},
+		{Response{Status: 502}, "", "HTTP 502 Bad Gateway: server error"},
+		{Response{Status: 400}, "bad query", "HTTP 400 Bad Request: request refused: bad query"},
+	} {
+		if got := StatusError(tc.resp, tc.msg).Error(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+	long := StatusError(Response{Status: 500}, strings.Repeat("é", 400)).Error()
+	if !strings.HasSuffix(long, "...") || len(long) > snippetBytes+60 || !strings.Contains(long, "éé") || strings.ContainsRune(long, '\uFFFD') {
+		t.Errorf("long message not cut at a rune: %q", long)
+	}
+}

@@ -1,0 +1,12 @@
+package wavefront
+
+import "github.com/ramp-rollouts/ramp/internal/analysis/provider"
+
+// ProviderName is the provider's registry name: its metric.provider field.
+const ProviderName = "wavefront"
+
+// init registers the provider; it reads the wavefront-api-tokens Secret
+// through the controller's deps.
+func init() {
+	provider.Register(ProviderName, func(d provider.CredentialDeps) *Provider { return New(d, nil) })
+}
