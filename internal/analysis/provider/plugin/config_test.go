@@ -40,6 +40,8 @@ func TestParseConfig(t *testing.T) {
 	}
 	for name, tc := range map[string]struct{ yaml, want string }{
 		"name":        {`[{name: sample, location: "file:///p"}]`, `metricProviderPlugins[0].name "sample" is not <namespace>/<name>`},
+		"dot-dot":     {`[{name: a/.., location: "file:///p"}]`, `metricProviderPlugins[0].name "a/.." is not <namespace>/<name>`},
+		"dot":         {`[{name: a/., location: "file:///p"}]`, `metricProviderPlugins[0].name "a/." is not <namespace>/<name>`},
 		"twice":       {`[{name: a/b, location: "file:///p"}, {name: a/b, location: "file:///q"}]`, `metricProviderPlugins[1].name "a/b" is configured twice`},
 		"scheme":      {`[{name: a/b, location: "s3://bucket/p"}]`, `metricProviderPlugins[0].location of a/b: "s3://bucket/p": the scheme must be file, http or https`},
 		"no file":     {`[{name: a/b, location: "file://"}]`, `names no file`},
@@ -97,6 +99,7 @@ func TestInstall(t *testing.T) {
 		"directory": {Item{Name: "ns/bad", Location: "file://" + filepath.Dir(src)}, "is not a regular file"},
 		"404":       {Item{Name: "ns/bad", Location: srv.URL + "/missing"}, "404 Not Found"},
 		"name":      {Item{Name: "bad", Location: "file://" + src}, `plugin name "bad"`},
+		"traversal": {Item{Name: "ns/..", Location: "file://" + src}, `plugin name "ns/.."`},
 	} {
 		_, err := Install(context.Background(), tc.item, dir, srv.Client())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
