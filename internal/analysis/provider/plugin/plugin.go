@@ -11,7 +11,8 @@
 // The controller installs the configured binaries at start (Install, with
 // the SHA-256 check) and registers one provider per plugin under
 // "plugin/<namespace>/<name>" (Register). A plugin process starts on first
-// use and again after it exits. Ramp logs none of a plugin's output: it
+// use and again after it exits, with a backoff when it keeps failing
+// (process.go). Ramp logs none of a plugin's output: it
 // may hold the metric's configuration, secrets included.
 package plugin
 
@@ -38,7 +39,7 @@ var _ provider.Provider = (*Provider)(nil)
 // New returns the provider of plugin name, run from the binary at path
 // with args.
 func New(name, path string, args []string) *Provider {
-	return &Provider{proc: &process{name: name, path: path, args: args}, now: time.Now}
+	return &Provider{proc: &process{name: name, path: path, args: args, now: time.Now}, now: time.Now}
 }
 
 // Stop kills the plugin's process, if one runs (it starts again on the
@@ -80,10 +81,11 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	var m rampv1.Measurement
 	if err := call(ctx, c, method, &args, &m); err != nil {
 		if broken(err) {
-			p.proc.stop() // started again by the next measurement
+			p.proc.failed(c) // started again by a later measurement
 		}
 		return provider.Result{}, fmt.Errorf("plugin %s: %s: %w", p.proc.name, method, err)
 	}
+	p.proc.succeeded()
 	var extra map[string]string
 	var margs any = metadataArgs{Metric: metric}
 	if err := call(ctx, c, "Plugin.GetMetadata", &margs, &extra); err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/rpc"
 	"os/exec"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -37,16 +38,30 @@ func (netRPCPlugin) Server(*goplugin.MuxBroker) (any, error) {
 
 func (netRPCPlugin) Client(_ *goplugin.MuxBroker, c *rpc.Client) (any, error) { return c, nil }
 
+// Restart backoff: after a failure (a failed start, or a call that lost
+// the process) a plugin is started again at once; after each further
+// failure in a row the next start waits twice as long, from restartBackoff
+// up to maxRestartBackoff. A successful call ends the series. A plugin
+// that crashes at start or on every call is thus not restarted by every
+// measurement of every run.
+const (
+	restartBackoff    = time.Second
+	maxRestartBackoff = time.Minute
+)
+
 // process is one plugin binary, started on first use and again after it
 // exits; its RPC client is safe for concurrent calls.
 type process struct {
 	name string
 	path string
 	args []string
+	now  func() time.Time
 
-	mu     sync.Mutex
-	client *goplugin.Client
-	rpc    *rpc.Client
+	mu       sync.Mutex
+	client   *goplugin.Client
+	rpc      *rpc.Client
+	failures int       // in a row
+	retryAt  time.Time // no start before
 }
 
 // conn returns the RPC client of a running plugin, starting it (and
@@ -57,7 +72,49 @@ func (p *process) conn(ctx context.Context) (*rpc.Client, error) {
 	if p.client != nil && !p.client.Exited() {
 		return p.rpc, nil
 	}
+	if p.client != nil { // it exited between calls
+		p.failedLocked()
+	}
 	p.stopLocked()
+	if now := p.now(); now.Before(p.retryAt) {
+		return nil, fmt.Errorf("plugin %s: failed %d times in a row, not started again before %s", p.name, p.failures, p.retryAt.UTC().Format(time.RFC3339))
+	}
+	c, err := p.startLocked(ctx)
+	if err != nil {
+		p.failedLocked()
+		return nil, err
+	}
+	return c, nil
+}
+
+// failed records that a call lost connection c, stopping its process;
+// once per connection, however many calls it lost.
+func (p *process) failed(c *rpc.Client) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rpc != c {
+		return
+	}
+	p.failedLocked()
+	p.stopLocked()
+}
+
+func (p *process) failedLocked() {
+	p.failures++
+	if p.failures > 1 {
+		p.retryAt = p.now().Add(min(restartBackoff<<min(p.failures-2, 16), maxRestartBackoff))
+	}
+}
+
+// succeeded ends a series of failures: the next one restarts at once.
+func (p *process) succeeded() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.failures, p.retryAt = 0, time.Time{}
+}
+
+// startLocked starts the plugin and calls its InitPlugin.
+func (p *process) startLocked(ctx context.Context) (*rpc.Client, error) {
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig: handshake,
 		Plugins:         goplugin.PluginSet{dispenseName: netRPCPlugin{}},

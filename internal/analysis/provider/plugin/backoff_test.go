@@ -1,0 +1,54 @@
+package plugin
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRestartBackoff: a plugin that fails at every start is started again
+// at once after its first failure, then only after 1s, 2s, ... (by the
+// injected clock), not by every measurement; the error says until when.
+func TestRestartBackoff(t *testing.T) {
+	dir := t.TempDir()
+	starts := filepath.Join(dir, "starts")
+	bin := filepath.Join(dir, "crash")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho x >> "+starts+"\nexit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	p := New("ramp/fake", bin, nil)
+	p.proc.now = func() time.Time { return now }
+	t.Cleanup(p.Stop)
+	count := func() int {
+		b, _ := os.ReadFile(starts)
+		return strings.Count(string(b), "x")
+	}
+	for i, step := range []struct {
+		advance time.Duration
+		starts  int
+		backoff string // in the error when no start was made
+	}{
+		{0, 1, ""},
+		{0, 2, ""}, // a first failure is retried at once
+		{0, 2, "failed 2 times in a row, not started again before 2026-03-01T12:00:01Z"},
+		{time.Second, 3, ""},
+		{time.Second, 3, "failed 3 times in a row, not started again before 2026-03-01T12:00:03Z"},
+		{time.Second, 4, ""},
+	} {
+		now = now.Add(step.advance)
+		_, err := p.Measure(context.Background(), fakeRequest(`{}`))
+		if err == nil {
+			t.Fatalf("measurement %d: no error from a crashing plugin", i)
+		}
+		if got := count(); got != step.starts {
+			t.Fatalf("measurement %d: %d starts, want %d (error %v)", i, got, step.starts, err)
+		}
+		if step.backoff != "" && !strings.Contains(err.Error(), step.backoff) {
+			t.Fatalf("measurement %d: error %v, want %q", i, err, step.backoff)
+		}
+	}
+}
