@@ -115,16 +115,7 @@ func (p *process) succeeded() {
 
 // startLocked starts the plugin and calls its InitPlugin.
 func (p *process) startLocked(ctx context.Context) (*rpc.Client, error) {
-	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig: handshake,
-		Plugins:         goplugin.PluginSet{dispenseName: netRPCPlugin{}},
-		Cmd:             exec.Command(p.path, p.args...),
-		Managed:         true,
-		AutoMTLS:        true,
-		// The plugin's stderr may hold anything its configuration holds,
-		// secrets included: Ramp logs none of it.
-		Logger: hclog.NewNullLogger(),
-	})
+	client := goplugin.NewClient(p.clientConfig(ctx))
 	proto, err := client.Client()
 	if err != nil {
 		client.Kill()
@@ -147,6 +138,28 @@ func (p *process) startLocked(ctx context.Context) (*rpc.Client, error) {
 	}
 	p.client, p.rpc = client, c
 	return c, nil
+}
+
+// clientConfig is how go-plugin starts the plugin: its handshake must
+// come before ctx ends (go-plugin's own default is a minute), and the
+// process dies with the controller (sysProcAttr).
+func (p *process) clientConfig(ctx context.Context) *goplugin.ClientConfig {
+	cmd := exec.Command(p.path, p.args...)
+	cmd.SysProcAttr = sysProcAttr()
+	cfg := &goplugin.ClientConfig{
+		HandshakeConfig: handshake,
+		Plugins:         goplugin.PluginSet{dispenseName: netRPCPlugin{}},
+		Cmd:             cmd,
+		Managed:         true,
+		AutoMTLS:        true,
+		// The plugin's stderr may hold anything its configuration holds,
+		// secrets included: Ramp logs none of it.
+		Logger: hclog.NewNullLogger(),
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		cfg.StartTimeout = max(time.Until(deadline), time.Millisecond)
+	}
+	return cfg
 }
 
 // stop kills the plugin process, if one runs.
