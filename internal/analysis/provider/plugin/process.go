@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/rpc"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -119,7 +120,7 @@ func (p *process) startLocked(ctx context.Context) (*rpc.Client, error) {
 	proto, err := client.Client()
 	if err != nil {
 		client.Kill()
-		return nil, fmt.Errorf("starting plugin %s: %w", p.name, err)
+		return nil, fmt.Errorf("starting plugin %s: %s", p.name, startError(err))
 	}
 	raw, err := proto.Dispense(dispenseName)
 	if err != nil {
@@ -160,6 +161,18 @@ func (p *process) clientConfig(ctx context.Context) *goplugin.ClientConfig {
 		cfg.StartTimeout = max(time.Until(deadline), time.Millisecond)
 	}
 	return cfg
+}
+
+// startError is go-plugin's start error without what it quotes of the
+// plugin's output: a line it cannot read as its handshake is quoted
+// whole, and the plugin's output may hold secrets (its environment, its
+// arguments). Only the first line is kept.
+func startError(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	if strings.HasPrefix(msg, "Unrecognized remote plugin message") {
+		return "its output does not start with go-plugin's handshake (the output is not shown: it may hold secrets); is it a metric plugin built with go-plugin?"
+	}
+	return msg
 }
 
 // stop kills the plugin process, if one runs.

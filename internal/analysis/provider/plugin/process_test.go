@@ -52,3 +52,19 @@ func TestRestartBackoff(t *testing.T) {
 		}
 	}
 }
+
+// TestStartErrorHidesOutput: a binary that prints something else than
+// go-plugin's handshake gives an error that says so without quoting its
+// output (go-plugin's own error quotes the line).
+func TestStartErrorHidesOutput(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "chatty")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho TOKEN=hunter2\nexec sleep 5\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := New("ramp/fake", bin, nil)
+	t.Cleanup(p.Stop)
+	_, err := p.Measure(context.Background(), fakeRequest(`{}`))
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "does not start with go-plugin's handshake") {
+		t.Fatalf("error %v, want one about the handshake without the plugin's output", err)
+	}
+}
