@@ -52,8 +52,9 @@ func (p *Provider) Stop() { p.proc.stop() }
 // evaluate the metric's conditions), so its phase is the result's: Error
 // is returned as an error carrying the plugin's message. Plugin.GetMetadata
 // is merged into the measurement's metadata. A call that fails (the
-// process died, the context ended) is an error; a process that died is
-// started again on the next measurement.
+// process died, the context ended) is an error; a process that died, or
+// that let maxTimeouts calls in a row run out of time, is started again
+// on a later measurement.
 func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.Result, error) {
 	if len(req.Metric.Provider.Plugin) == 0 {
 		return provider.Result{}, fmt.Errorf("plugin %s: the metric has no plugin provider", p.proc.name)
@@ -80,8 +81,11 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	}
 	var m rampv1.Measurement
 	if err := call(ctx, c, method, &args, &m); err != nil {
-		if broken(err) {
+		switch {
+		case broken(err):
 			p.proc.failed(c) // started again by a later measurement
+		case ctx.Err() != nil:
+			p.proc.timedOut(c) // stopped when it seems hung
 		}
 		return provider.Result{}, fmt.Errorf("plugin %s: %s: %w", p.proc.name, method, err)
 	}

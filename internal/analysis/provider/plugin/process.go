@@ -63,7 +63,13 @@ type process struct {
 	rpc      *rpc.Client
 	failures int       // in a row
 	retryAt  time.Time // no start before
+	timeouts int       // calls of this process cut by their context, in a row
 }
+
+// maxTimeouts is how many calls in a row may end with their context before
+// the process is taken as hung and stopped (a failure, restarted as
+// above); one slow answer is not enough.
+const maxTimeouts = 3
 
 // conn returns the RPC client of a running plugin, starting it (and
 // calling its InitPlugin) when none runs.
@@ -107,11 +113,26 @@ func (p *process) failedLocked() {
 	}
 }
 
-// succeeded ends a series of failures: the next one restarts at once.
+// timedOut records that a call on connection c ended with its context;
+// after maxTimeouts in a row the process is stopped as a failure.
+func (p *process) timedOut(c *rpc.Client) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rpc != c {
+		return
+	}
+	if p.timeouts++; p.timeouts >= maxTimeouts {
+		p.failedLocked()
+		p.stopLocked()
+	}
+}
+
+// succeeded ends a series of failures and of timeouts: the next failure
+// restarts at once.
 func (p *process) succeeded() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.failures, p.retryAt = 0, time.Time{}
+	p.failures, p.retryAt, p.timeouts = 0, time.Time{}, 0
 }
 
 // startLocked starts the plugin and calls its InitPlugin.
@@ -186,7 +207,7 @@ func (p *process) stopLocked() {
 	if p.client != nil {
 		p.client.Kill()
 	}
-	p.client, p.rpc = nil, nil
+	p.client, p.rpc, p.timeouts = nil, nil, 0
 }
 
 // call makes one RPC, returning when it completes or ctx ends (the call

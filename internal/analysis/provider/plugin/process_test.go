@@ -68,3 +68,38 @@ func TestStartErrorHidesOutput(t *testing.T) {
 		t.Fatalf("error %v, want one about the handshake without the plugin's output", err)
 	}
 }
+
+// TestHungPluginRestarted: after maxTimeouts calls in a row cut by their
+// context, the plugin is taken as hung and the next measurement runs in a
+// new process; fewer keep the process.
+func TestHungPluginRestarted(t *testing.T) {
+	p := startFake(t)
+	pid := func() string {
+		t.Helper()
+		res, err := p.Measure(context.Background(), fakeRequest(`{"phase":"Successful"}`))
+		if err != nil || res.Metadata["pid"] == "" {
+			t.Fatalf("measurement: %+v, %v", res, err)
+		}
+		return res.Metadata["pid"]
+	}
+	hang := func(n int) {
+		t.Helper()
+		for range n {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			_, err := p.Measure(ctx, fakeRequest(`{"phase":"Successful","sleepMS":3000}`))
+			cancel()
+			if err == nil {
+				t.Fatal("a call past its deadline succeeded")
+			}
+		}
+	}
+	first := pid()
+	hang(maxTimeouts - 1)
+	if second := pid(); second != first { // the success also resets the count
+		t.Fatalf("%d timeouts restarted the plugin (pid %s, then %s)", maxTimeouts-1, first, second)
+	}
+	hang(maxTimeouts)
+	if third := pid(); third == first {
+		t.Fatalf("the plugin (pid %s) still serves after %d timeouts in a row", first, maxTimeouts)
+	}
+}
