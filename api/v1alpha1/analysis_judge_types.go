@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strconv"
 )
 
@@ -81,14 +82,23 @@ type JudgeQuery struct {
 // +kubebuilder:validation:Type=number
 type Decimal string
 
-// Float parses the number; an empty Decimal is an error.
+// decimalRE is the text of a finite decimal number: no NaN, Inf, hex or
+// digit separators, which strconv.ParseFloat would also accept.
+var decimalRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// Float parses the number; an empty Decimal, a text that is not a finite
+// decimal number ("NaN", "Inf", "0x1p-2") and one out of float64's range
+// ("1e400") are errors.
 func (d Decimal) Float() (float64, error) {
 	if d == "" {
 		return 0, errors.New("not set")
 	}
+	if !decimalRE.MatchString(string(d)) {
+		return 0, errors.New("not a decimal number: " + strconv.Quote(string(d)))
+	}
 	f, err := strconv.ParseFloat(string(d), 64)
 	if err != nil {
-		return 0, errors.New("not a number: " + strconv.Quote(string(d)))
+		return 0, errors.New("out of range: " + strconv.Quote(string(d)))
 	}
 	return f, nil
 }

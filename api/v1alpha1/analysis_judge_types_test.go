@@ -36,3 +36,20 @@ func TestDecimalJSON(t *testing.T) {
 		t.Fatalf("non-number marshals as %s, want a string", out)
 	}
 }
+
+// TestDecimalFloatRefusesNonFinite: NaN, infinities, hex floats, digit
+// separators and numbers out of float64's range are errors (ParseFloat
+// alone accepts all but the last, and a NaN confidence or effect size
+// would make every comparison with it false); "-0" and exponents parse.
+func TestDecimalFloatRefusesNonFinite(t *testing.T) {
+	for _, bad := range []Decimal{"NaN", "nan", "Inf", "+Inf", "-infinity", "0x1p-2", "1_000", "1e400", "-1e400", "1e", ".", "0.9 ", ""} {
+		if f, err := bad.Float(); err == nil {
+			t.Errorf("Decimal(%q).Float() = %v, want an error", bad, f)
+		}
+	}
+	for text, want := range map[Decimal]float64{"-0": 0, "0.95": 0.95, ".5": 0.5, "5.": 5, "1e-3": 0.001, "+2E2": 200} {
+		if f, err := text.Float(); err != nil || f != want {
+			t.Errorf("Decimal(%q).Float() = %v, %v, want %v", text, f, err, want)
+		}
+	}
+}

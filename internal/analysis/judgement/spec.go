@@ -18,6 +18,10 @@ const (
 	DefaultLookback   = 5 * time.Minute
 	DefaultStep       = 15 * time.Second
 	DefaultConfidence = 0.95
+	// MaxPoints bounds lookback/step, the points of each series a range
+	// query returns: Prometheus refuses more than 11,000 itself, so a
+	// larger ratio is refused here with the fields to change.
+	MaxPoints = 11000
 )
 
 // Directions of a bad change.
@@ -67,6 +71,9 @@ func Parse(m *rampv1.JudgeMetric) (Spec, error) {
 	}
 	if s.Step > s.Lookback {
 		return s, fmt.Errorf("step: %s is longer than lookback %s", s.Step, s.Lookback)
+	}
+	if n := s.Lookback / s.Step; n > MaxPoints {
+		return s, fmt.Errorf("step: %s over lookback %s gives %d points per series, more than %d: lengthen step or shorten lookback", s.Step, s.Lookback, n, MaxPoints)
 	}
 	if m.Confidence != "" {
 		c, err := m.Confidence.Float()

@@ -179,11 +179,13 @@ func TestBadInput(t *testing.T) {
 		m    rampv1.Metric
 		want string
 	}{
-		"interval":    {bad(func(c *rampv1.CloudWatchMetric) { c.Interval = "soon" }), `interval "soon"`},
-		"no queries":  {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries = nil }), "metricDataQueries is empty"},
-		"stat period": {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries[1].MetricStat.Period = intstr.FromString("5m") }), `metricDataQueries[1].metricStat.period "5m"`},
-		"period":      {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries[0].Period = ptr.To(intstr.FromString("x")) }), `metricDataQueries[0].period "x"`},
-		"no provider": {rampv1.Metric{Name: "m"}, "no cloudWatch provider"},
+		"interval":             {bad(func(c *rampv1.CloudWatchMetric) { c.Interval = "soon" }), `interval "soon"`},
+		"no queries":           {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries = nil }), "metricDataQueries is empty"},
+		"stat period":          {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries[1].MetricStat.Period = intstr.FromString("5m") }), `metricDataQueries[1].metricStat.period "5m"`},
+		"period":               {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries[0].Period = ptr.To(intstr.FromString("x")) }), `metricDataQueries[0].period "x"`},
+		"negative period":      {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries[0].Period = ptr.To(intstr.FromInt32(-60)) }), `metricDataQueries[0].period -60 is not a whole number of seconds`},
+		"negative stat period": {bad(func(c *rampv1.CloudWatchMetric) { c.MetricDataQueries[1].MetricStat.Period = intstr.FromInt32(-1) }), `metricDataQueries[1].metricStat.period -1 is not`},
+		"no provider":          {rampv1.Metric{Name: "m"}, "no cloudWatch provider"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := measure(t, tc.m)

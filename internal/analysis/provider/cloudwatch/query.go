@@ -64,9 +64,13 @@ func convertQueries(in []rampv1.CloudWatchMetricDataQuery) ([]types.MetricDataQu
 	return out, nil
 }
 
-// seconds is a period given as a number or a numeric string.
+// seconds is a period given as a number or a numeric string; a negative
+// one is an error either way.
 func seconds(v intstr.IntOrString, field string) (int32, error) {
 	if v.Type == intstr.Int {
+		if v.IntVal < 0 {
+			return 0, fmt.Errorf("%s %d is not a whole number of seconds", field, v.IntVal)
+		}
 		return v.IntVal, nil
 	}
 	if v.StrVal == "" {

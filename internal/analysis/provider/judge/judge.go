@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,11 +63,11 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	start := end.Add(-s.Lookback)
 	outcomes := make([]judgement.Outcome, 0, len(s.Metrics))
 	for _, ms := range s.Metrics {
-		baseline, err := p.samples(ctx, req, m, ms, m.Baseline, start, end)
+		baseline, err := p.samples(ctx, req, m, ms, m.Baseline, start, end, s.Step)
 		if err != nil {
 			return provider.Result{}, fmt.Errorf("judge: metric %q, baseline: %w", ms.Name, err)
 		}
-		canary, err := p.samples(ctx, req, m, ms, m.Canary, start, end)
+		canary, err := p.samples(ctx, req, m, ms, m.Canary, start, end, s.Step)
 		if err != nil {
 			return provider.Result{}, fmt.Errorf("judge: metric %q, canary: %w", ms.Name, err)
 		}
@@ -86,9 +87,9 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 }
 
 // samples runs one metric's query for one group as a range query over
-// [start, end] through the prometheus provider and returns every point of
-// every series.
-func (p *Provider) samples(ctx context.Context, req provider.Request, m *rampv1.JudgeMetric, ms judgement.Metric, group string, start, end time.Time) ([]float64, error) {
+// [start, end] at step through the prometheus provider and returns every
+// point of every series.
+func (p *Provider) samples(ctx context.Context, req provider.Request, m *rampv1.JudgeMetric, ms judgement.Metric, group string, start, end time.Time, step time.Duration) ([]float64, error) {
 	q := req
 	q.InFlight, q.Terminate = nil, false
 	q.Metric = rampv1.Metric{Name: req.Metric.Name, Provider: rampv1.MetricProvider{Prometheus: &rampv1.PrometheusMetric{
@@ -100,7 +101,7 @@ func (p *Provider) samples(ctx context.Context, req provider.Request, m *rampv1.
 		RangeQuery: &rampv1.PrometheusRangeQueryArgs{
 			Start: start.UTC().Format(time.RFC3339Nano),
 			End:   end.UTC().Format(time.RFC3339Nano),
-			Step:  durationText(m.Step, judgement.DefaultStep),
+			Step:  stepText(step),
 		},
 	}}}
 	res, err := p.prom.Measure(ctx, q)
@@ -114,12 +115,9 @@ func (p *Provider) samples(ctx context.Context, req provider.Request, m *rampv1.
 	return v, nil
 }
 
-// durationText is the step as Prometheus reads it (Go's duration syntax
-// is not all Prometheus's: "1m30s" is, "1.5m" is not; seconds always are).
-func durationText(d rampv1.DurationString, def time.Duration) string {
-	v, err := d.Duration()
-	if err != nil || v <= 0 {
-		v = def
-	}
-	return fmt.Sprintf("%gs", v.Seconds())
+// stepText is the step as Prometheus reads it: a number of seconds, which
+// it accepts with a fraction ("0.5") or large ("1000000"), where a duration
+// with a unit must be whole ("1.5s" is refused) and %g would write 1e+06.
+func stepText(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
 }

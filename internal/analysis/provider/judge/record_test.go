@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/judgement"
@@ -25,7 +26,7 @@ func TestMeasureRequests(t *testing.T) {
 	}
 	for i, group := range []string{"base", "can"} {
 		got := f.forms[i]
-		want := map[string]string{"query": `lat{hash="lat-` + group + `"}`, "start": "2026-03-01T11:59:40Z", "end": "2026-03-01T12:00:00Z", "step": "1s"}
+		want := map[string]string{"query": `lat{hash="lat-` + group + `"}`, "start": "2026-03-01T11:59:40Z", "end": "2026-03-01T12:00:00Z", "step": "1"}
 		for k, v := range want {
 			if got.Get(k) != v {
 				t.Errorf("request %d: %s = %q, want %q", i, k, got.Get(k), v)
@@ -86,6 +87,9 @@ func TestMeasureErrors(t *testing.T) {
 		{"same groups", func(m *rampv1.JudgeMetric) { m.Canary = "base" }, 0, `judge: canary: "base" is also the baseline`},
 		{"lookback", func(m *rampv1.JudgeMetric) { m.Lookback = "-1m" }, 0, `judge: lookback: "-1m" must be a positive duration`},
 		{"step", func(m *rampv1.JudgeMetric) { m.Step = "1h" }, 0, "judge: step: 1h0m0s is longer than lookback 20s"},
+		{"points", func(m *rampv1.JudgeMetric) { m.Lookback, m.Step = "1h", "10ms" }, 0, "judge: step: 10ms over lookback 1h0m0s gives 360000 points per series, more than 11000"},
+		{"confidence NaN", func(m *rampv1.JudgeMetric) { m.Confidence = "NaN" }, 0, `judge: confidence: "NaN" must be a number between 0 and 1`},
+		{"effect NaN", func(m *rampv1.JudgeMetric) { m.Metrics[0].EffectSize = "NaN" }, 0, `judge: metrics[0].effectSize: "NaN" must be a number >= 0`},
 		{"confidence", func(m *rampv1.JudgeMetric) { m.Confidence = "95" }, 0, `judge: confidence: "95" must be a number between 0 and 1`},
 		{"threshold", func(m *rampv1.JudgeMetric) { m.Threshold.Marginal = 95 }, 0, "judge: threshold: need 0 <= marginal (95) <= pass (90) <= 100"},
 		{"no metrics", func(m *rampv1.JudgeMetric) { m.Metrics = nil }, 0, "judge: metrics: at least one is needed"},
@@ -106,5 +110,18 @@ func TestMeasureErrors(t *testing.T) {
 				t.Fatalf("error %v, want it to contain %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestStepText: the step goes to Prometheus as plain seconds, a form it
+// parses for fractional and large steps alike ("1.5s" and "1e+06s" it
+// refuses).
+func TestStepText(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Second: "1", 1500 * time.Millisecond: "1.5", time.Millisecond: "0.001", 300 * time.Hour: "1080000",
+	} {
+		if got := stepText(d); got != want {
+			t.Errorf("stepText(%s) = %q, want %q", d, got, want)
+		}
 	}
 }

@@ -37,8 +37,11 @@ type Item struct {
 	} `json:"headersFrom,omitempty"`
 }
 
-// nameRE is upstream's rule for a plugin name: <namespace>/<name>.
-var nameRE = regexp.MustCompile(`^([a-zA-Z0-9-]+)/([a-zA-Z0-9_.-]+)$`)
+// nameRE is upstream's rule for a plugin name, <namespace>/<name>, except
+// that the name may not start with a dot: "ns/.." and "ns/." would install
+// over the plugin directory itself, and ".install-*" are Install's
+// temporary files.
+var nameRE = regexp.MustCompile(`^([a-zA-Z0-9-]+)/([a-zA-Z0-9_-][a-zA-Z0-9_.-]*)$`)
 
 var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 

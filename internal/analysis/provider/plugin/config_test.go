@@ -40,6 +40,8 @@ func TestParseConfig(t *testing.T) {
 	}
 	for name, tc := range map[string]struct{ yaml, want string }{
 		"name":        {`[{name: sample, location: "file:///p"}]`, `metricProviderPlugins[0].name "sample" is not <namespace>/<name>`},
+		"dot-dot":     {`[{name: a/.., location: "file:///p"}]`, `metricProviderPlugins[0].name "a/.." is not <namespace>/<name>`},
+		"dot":         {`[{name: a/., location: "file:///p"}]`, `metricProviderPlugins[0].name "a/." is not <namespace>/<name>`},
 		"twice":       {`[{name: a/b, location: "file:///p"}, {name: a/b, location: "file:///q"}]`, `metricProviderPlugins[1].name "a/b" is configured twice`},
 		"scheme":      {`[{name: a/b, location: "s3://bucket/p"}]`, `metricProviderPlugins[0].location of a/b: "s3://bucket/p": the scheme must be file, http or https`},
 		"no file":     {`[{name: a/b, location: "file://"}]`, `names no file`},
@@ -97,6 +99,7 @@ func TestInstall(t *testing.T) {
 		"directory": {Item{Name: "ns/bad", Location: "file://" + filepath.Dir(src)}, "is not a regular file"},
 		"404":       {Item{Name: "ns/bad", Location: srv.URL + "/missing"}, "404 Not Found"},
 		"name":      {Item{Name: "bad", Location: "file://" + src}, `plugin name "bad"`},
+		"traversal": {Item{Name: "ns/..", Location: "file://" + src}, `plugin name "ns/.."`},
 	} {
 		_, err := Install(context.Background(), tc.item, dir, srv.Client())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -108,5 +111,45 @@ func TestInstall(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "ns", ".install-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestLocationCredentialsHidden: the user information and query of a
+// download URL (credentials, signed tokens) appear in no error, whether the
+// configuration is refused, the download fails or the checksum differs.
+func TestLocationCredentialsHidden(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/p" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte("binary"))
+	}))
+	defer srv.Close()
+	withCreds := func(path string) string {
+		return strings.Replace(srv.URL, "http://", "http://u:s3cret@", 1) + path + "?X-Amz-Signature=t0ken#frag"
+	}
+	var errs []error
+	for _, it := range []Item{
+		{Name: "ns/a", Location: withCreds("/missing")},
+		{Name: "ns/a", Location: withCreds("/p"), Sha256: strings.Repeat("0", 64)},
+		{Name: "ns/a", Location: "s3://key:s3cret@bucket/p?sig=t0ken"},
+		{Name: "ns/a", Location: "https://u:s3cret@[::1/p?t0ken"},
+	} {
+		_, err := Install(context.Background(), it, t.TempDir(), srv.Client())
+		errs = append(errs, err)
+	}
+	_, err := ParseConfig(map[string]string{ConfigKey: `[{name: a/b, location: "ftp://u:s3cret@h/p?t0ken"}]`})
+	errs = append(errs, err)
+	for i, err := range errs {
+		if err == nil {
+			t.Fatalf("case %d: no error", i)
+		}
+		if msg := err.Error(); strings.Contains(msg, "s3cret") || strings.Contains(msg, "t0ken") {
+			t.Errorf("case %d: error shows a credential: %s", i, msg)
+		}
+	}
+	if msg := errs[0].Error(); !strings.Contains(msg, "http://redacted@127.0.0.1") || !strings.Contains(msg, "/missing?redacted: 404") {
+		t.Errorf("the download error should still name the URL: %s", msg)
 	}
 }

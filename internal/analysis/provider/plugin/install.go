@@ -18,11 +18,11 @@ import (
 const MaxBinaryBytes = 512 << 20
 
 // splitLocation is the scheme and the path (file) or URL (http, https) of
-// a plugin location.
+// a plugin location. Its errors show the location as shown does.
 func splitLocation(loc string) (scheme, target string, err error) {
 	u, err := url.Parse(loc)
 	if err != nil {
-		return "", "", fmt.Errorf("%q is not a URL", loc)
+		return "", "", errors.New("is not a URL")
 	}
 	switch u.Scheme {
 	case "file":
@@ -33,11 +33,30 @@ func splitLocation(loc string) (scheme, target string, err error) {
 		return "file", p, nil
 	case "http", "https":
 		if u.Host == "" {
-			return "", "", fmt.Errorf("%q has no host", loc)
+			return "", "", fmt.Errorf("%q has no host", shown(loc))
 		}
 		return u.Scheme, u.String(), nil
 	}
-	return "", "", fmt.Errorf("%q: the scheme must be file, http or https", loc)
+	return "", "", fmt.Errorf("%q: the scheme must be file, http or https", shown(loc))
+}
+
+// shown is a location as errors and logs may show it: without the user
+// information and query of a URL, where download credentials and signed
+// tokens go (https://user:token@host/p?X-Amz-Signature=...), and nothing of
+// a text that does not parse as a URL.
+func shown(loc string) string {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return "(not a URL)"
+	}
+	if u.User != nil {
+		u.User = url.User("redacted")
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		u.RawQuery, u.ForceQuery = "redacted", false
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }
 
 // Install puts item's binary at <dir>/<namespace>/<name> (mode 0700),
@@ -73,7 +92,7 @@ func Install(ctx context.Context, item Item, dir string, client *http.Client) (s
 	defer func() { _ = src.Close() }()
 	sum, err := writeBinary(dst, src)
 	if err == nil && item.Sha256 != "" && !strings.EqualFold(sum, item.Sha256) {
-		err = fmt.Errorf("sha256 of %s is %s, the configuration says %s", item.Location, sum, strings.ToLower(item.Sha256))
+		err = fmt.Errorf("sha256 of %s is %s, the configuration says %s", shown(item.Location), sum, strings.ToLower(item.Sha256))
 	}
 	if err != nil {
 		_ = os.Remove(dst)
@@ -109,11 +128,11 @@ func download(ctx context.Context, client *http.Client, u string) (io.ReadCloser
 		if errors.As(err, &uerr) {
 			err = uerr.Err
 		}
-		return nil, fmt.Errorf("downloading %s: %w", u, err)
+		return nil, fmt.Errorf("downloading %s: %w", shown(u), err)
 	}
 	if resp.StatusCode/100 != 2 {
 		_ = resp.Body.Close()
-		return nil, fmt.Errorf("downloading %s: %s", u, resp.Status)
+		return nil, fmt.Errorf("downloading %s: %s", shown(u), resp.Status)
 	}
 	return resp.Body, nil
 }

@@ -11,7 +11,8 @@
 // The controller installs the configured binaries at start (Install, with
 // the SHA-256 check) and registers one provider per plugin under
 // "plugin/<namespace>/<name>" (Register). A plugin process starts on first
-// use and again after it exits. Ramp logs none of a plugin's output: it
+// use and again after it exits, with a backoff when it keeps failing
+// (process.go). Ramp logs none of a plugin's output: it
 // may hold the metric's configuration, secrets included.
 package plugin
 
@@ -38,7 +39,7 @@ var _ provider.Provider = (*Provider)(nil)
 // New returns the provider of plugin name, run from the binary at path
 // with args.
 func New(name, path string, args []string) *Provider {
-	return &Provider{proc: &process{name: name, path: path, args: args}, now: time.Now}
+	return &Provider{proc: &process{name: name, path: path, args: args, now: time.Now}, now: time.Now}
 }
 
 // Stop kills the plugin's process, if one runs (it starts again on the
@@ -51,8 +52,9 @@ func (p *Provider) Stop() { p.proc.stop() }
 // evaluate the metric's conditions), so its phase is the result's: Error
 // is returned as an error carrying the plugin's message. Plugin.GetMetadata
 // is merged into the measurement's metadata. A call that fails (the
-// process died, the context ended) is an error; a process that died is
-// started again on the next measurement.
+// process died, the context ended) is an error; a process that died, or
+// that let maxTimeouts calls in a row run out of time, is started again
+// on a later measurement.
 func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.Result, error) {
 	if len(req.Metric.Provider.Plugin) == 0 {
 		return provider.Result{}, fmt.Errorf("plugin %s: the metric has no plugin provider", p.proc.name)
@@ -79,11 +81,15 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	}
 	var m rampv1.Measurement
 	if err := call(ctx, c, method, &args, &m); err != nil {
-		if broken(err) {
-			p.proc.stop() // started again by the next measurement
+		switch {
+		case broken(err):
+			p.proc.failed(c) // started again by a later measurement
+		case ctx.Err() != nil:
+			p.proc.timedOut(c) // stopped when it seems hung
 		}
 		return provider.Result{}, fmt.Errorf("plugin %s: %s: %w", p.proc.name, method, err)
 	}
+	p.proc.succeeded()
 	var extra map[string]string
 	var margs any = metadataArgs{Metric: metric}
 	if err := call(ctx, c, "Plugin.GetMetadata", &margs, &extra); err != nil {
