@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -159,10 +160,7 @@ func (r *Reconciler) take(ctx context.Context, run *rampv1.AnalysisRun, t analys
 	}
 	m := started(in, now)
 	m.Value, m.Message = red.Redact(res.Display), red.Redact(res.Message)
-	m.Metadata = res.Metadata
-	for k, v := range m.Metadata {
-		m.Metadata[k] = red.Redact(v)
-	}
+	m.Metadata = redactMetadata(red, res.Metadata)
 	switch res.Phase {
 	case rampv1.AnalysisPhaseRunning:
 		m.Phase = rampv1.AnalysisPhaseRunning
@@ -267,4 +265,27 @@ func orNow(t *metav1.Time, now metav1.Time) *metav1.Time {
 		return t
 	}
 	return &now
+}
+
+// redactMetadata is md with keys and values redacted (a provider or plugin
+// may put a secret in either). Keys are taken in sorted order, so when two
+// redact to the same key the result does not depend on map order: the
+// first keeps it, the next ones get "-2", "-3"... .
+func redactMetadata(red *analysis.Redactor, md map[string]string) map[string]string {
+	if md == nil {
+		return nil
+	}
+	keys := slices.Sorted(maps.Keys(md))
+	out := make(map[string]string, len(md))
+	for _, k := range keys {
+		rk := red.Redact(k)
+		for i := 2; ; i++ {
+			if _, taken := out[rk]; !taken {
+				break
+			}
+			rk = fmt.Sprintf("%s-%d", red.Redact(k), i)
+		}
+		out[rk] = red.Redact(md[k])
+	}
+	return out
 }

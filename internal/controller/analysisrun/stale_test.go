@@ -2,9 +2,12 @@ package analysisrun
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -80,5 +83,38 @@ func TestStaleCacheMeasuresNothingAgain(t *testing.T) {
 	}
 	if st := phaseOf(t, env, "run"); st.Phase != rampv1.AnalysisPhaseSuccessful {
 		t.Errorf("phase %s, want Successful kept", st.Phase)
+	}
+}
+
+// keyed is a web provider whose answer carries the URL it was asked for
+// (holding a secret argument) in a metadata key, as a careless plugin might.
+type keyed struct{}
+
+func (keyed) Measure(_ context.Context, req provider.Request) (provider.Result, error) {
+	u := req.Metric.Provider.Web.URL
+	return provider.Result{Value: map[string]any{"ok": 1.0}, Display: `{"ok":1}`,
+		Metadata: map[string]string{u: "seen", "plain": u, "z": "1"}}, nil
+}
+
+// TestMetadataKeysRedacted: a secret argument is masked in metadata keys as
+// well as values, and the stored keys do not depend on map order.
+func TestMetadataKeysRedacted(t *testing.T) {
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "creds"},
+		Data: map[string][]byte{"token": []byte("ZQSENTINEL")}}
+	run := webRun(t, "run", "http://fast.example/{{args.token}}")
+	run.Spec.Args = []rampv1.Argument{{Name: "token", ValueFrom: &rampv1.ValueFrom{SecretKeyRef: &rampv1.SecretKeyRef{Name: "creds", Key: "token"}}}}
+	env, r := gatedReconciler(t, nil, run, secret)
+	r.Providers = registryOf(t, keyed{})
+	if _, err := pass(r); err != nil {
+		t.Fatal(err)
+	}
+	m := phaseOf(t, env, "run").MetricResults[0].Measurements[0]
+	for k, v := range m.Metadata {
+		if strings.Contains(k+v, "ZQSENTINEL") {
+			t.Errorf("metadata %q: %q holds the secret", k, v)
+		}
+	}
+	if len(m.Metadata) != 3 || m.Metadata["z"] != "1" {
+		t.Errorf("metadata %v, want its 3 entries kept", m.Metadata)
 	}
 }
