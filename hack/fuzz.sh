@@ -17,6 +17,7 @@ targets=(
   "./internal/analysis FuzzRedact"                    # redaction: no form of a secret survives
   "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
+  "./internal/analysis/provider/graphite FuzzParse"   # Graphite render API datapoints
   "./internal/lint FuzzParse"                         # lint's YAML decoding
 )
 start=$SECONDS
