@@ -18,6 +18,8 @@ targets=(
   "./internal/analysis/provider/web FuzzFind"         # web metric: JSON paths over any body
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/analysis/provider/graphite FuzzParse"   # Graphite render API datapoints
+  "./internal/analysis/provider/influxdb FuzzDecodeCSV"      # InfluxDB 2.x annotated CSV
+  "./internal/analysis/provider/influxdb FuzzDecodeInfluxQL" # InfluxDB 1.x JSON
   "./internal/lint FuzzParse"                         # lint's YAML decoding
 )
 start=$SECONDS

@@ -38,6 +38,7 @@ ensure_debian() {
 ensure_debian prometheus prometheus
 ensure_debian carbon-cache graphite-carbon graphite-web
 ensure_debian graphite-manage graphite-web
+ensure_debian influxd influxdb
 prometheus=$(command -v prometheus)
 
 echo "== generated code" >&2

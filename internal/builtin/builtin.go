@@ -10,6 +10,7 @@ package builtin
 import (
 	// Metric providers (internal/analysis/provider/<name>).
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/graphite"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/influxdb"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/web"

@@ -139,16 +139,10 @@ func (g *graphiteEnv) run(t *testing.T, name, bin string, env []string, args ...
 	g.procs, g.exited = append(g.procs, cmd), append(g.exited, exited)
 }
 
-// stop sends SIGTERM to each process, then SIGKILL after 10 s.
+// stop stops each process (stopProcess).
 func (g *graphiteEnv) stop() {
 	for i, cmd := range g.procs {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-g.exited[i]:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-g.exited[i]
-		}
+		stopProcess(cmd.Process, g.exited[i])
 	}
 }
 

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -121,20 +119,9 @@ func TestSecretLeak(t *testing.T) {
 		}
 		check(fmt.Sprintf("%T", list), asJSONValue(t, list))
 	}
-	f, err := os.Open(ctrl.logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	lines := bufio.NewScanner(f)
-	lines.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 1; lines.Scan(); n++ {
-		var line any
-		if json.Unmarshal(lines.Bytes(), &line) != nil {
-			line = lines.Text()
-		}
+	eachLogLine(t, ctrl.logPath, func(n int, line any) {
 		check(fmt.Sprintf("controller log line %d", n), line)
-	}
+	})
 	t.Logf("checked %d forms of 3 secrets against %d strings; %d strings hold a mask", len(forms), checked, masked)
 	if checked < 500 {
 		t.Errorf("only %d strings checked: the objects or the log are missing", checked)

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
 // series is one element of the render API's JSON answer.
@@ -82,7 +82,7 @@ func parseFloat(s string) (float64, error) {
 // response: ..."), invalid JSON, or no values.
 func parse(status int, body []byte) (provider.Result, error) {
 	if status >= 400 {
-		return provider.Result{}, fmt.Errorf("error response (HTTP %d): %s", status, excerpt(body))
+		return provider.Result{}, fmt.Errorf("error response (HTTP %d): %s", status, httpfetch.Excerpt(string(body)))
 	}
 	var answer []series
 	if err := json.Unmarshal(body, &answer); err != nil {
@@ -107,21 +107,4 @@ func display(values []float64) string {
 		parts[i] = strconv.FormatFloat(v, 'f', 6, 64)
 	}
 	return "[" + strings.Join(parts, ",") + "]"
-}
-
-// maxExcerpt bounds how much of an error body goes into a message.
-const maxExcerpt = 200
-
-// excerpt is the start of an error body on one line: Graphite answers
-// errors with text or an HTML page, of which the start says enough.
-func excerpt(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) > maxExcerpt {
-		s = s[:maxExcerpt]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
-		s += "..."
-	}
-	return s
 }

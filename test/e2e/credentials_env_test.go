@@ -1,0 +1,108 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+)
+
+// credentialNamespace is where the suite's controller (no $POD_NAMESPACE)
+// reads provider credential Secrets: upstream's default namespace.
+const credentialNamespace = "argo-rollouts"
+
+// putCredentialSecret creates Secret name in credentialNamespace (and the
+// namespace, if absent; it is shared by tests and never deleted) with data,
+// and deletes the Secret when the test ends.
+func putCredentialSecret(t *testing.T, name string, data map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: credentialNamespace}}
+	if err := env.client.Create(ctx, ns); client.IgnoreAlreadyExists(err) != nil {
+		t.Fatalf("create namespace %s: %v", credentialNamespace, err)
+	}
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: credentialNamespace}, StringData: data}
+	if err := env.client.Create(ctx, s); err != nil {
+		t.Fatalf("create secret %s/%s: %v", credentialNamespace, name, err)
+	}
+	t.Cleanup(func() { _ = env.client.Delete(context.Background(), s) })
+}
+
+// assertSecretAbsent fails the test if any form of secret (raw, escaped,
+// base64, pieces: secretForms) is in an AnalysisRun or Event of ns, or in
+// the suite controller's log.
+func assertSecretAbsent(t *testing.T, ns, secret string) {
+	t.Helper()
+	forms := secretForms(secret)
+	checked := 0
+	check := func(where string, doc any) {
+		walkStrings(doc, func(s string) {
+			checked++
+			for _, f := range forms {
+				if strings.Contains(s, f.text) {
+					t.Errorf("%s holds the secret as %s: %.300q", where, f.name, s)
+				}
+			}
+		})
+	}
+	for _, list := range []client.ObjectList{&rampv1.AnalysisRunList{}, &corev1.EventList{}} {
+		if err := env.client.List(context.Background(), list, client.InNamespace(ns)); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("%T", list), asJSONValue(t, list))
+	}
+	eachLogLine(t, env.controller.logPath, func(n int, line any) {
+		check(fmt.Sprintf("controller log line %d", n), line)
+	})
+	if checked < 50 {
+		t.Errorf("only %d strings checked: the runs or the log are missing", checked)
+	}
+}
+
+// eachLogLine calls f with each line of the controller log at path: its
+// JSON decoded, or its text when it is not JSON.
+func eachLogLine(t *testing.T, path string, f func(n int, line any)) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = file.Close() }()
+	lines := bufio.NewScanner(file)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; lines.Scan(); n++ {
+		var line any
+		if json.Unmarshal(lines.Bytes(), &line) != nil {
+			line = lines.Text()
+		}
+		f(n, line)
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stopProcess sends SIGTERM to p, then SIGKILL if exited is not closed
+// after 10 s, and waits for it.
+func stopProcess(p *os.Process, exited <-chan struct{}) {
+	_ = p.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		_ = p.Kill()
+		<-exited
+	}
+}
