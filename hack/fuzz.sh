@@ -20,6 +20,7 @@ targets=(
   "./internal/analysis/provider/graphite FuzzParse"   # Graphite render API datapoints
   "./internal/analysis/provider/influxdb FuzzDecodeCSV"      # InfluxDB 2.x annotated CSV
   "./internal/analysis/provider/influxdb FuzzDecodeInfluxQL" # InfluxDB 1.x JSON
+  "./internal/analysis/provider/skywalking FuzzParse" # SkyWalking GraphQL answers
   "./internal/lint FuzzParse"                         # lint's YAML decoding
 )
 start=$SECONDS

@@ -13,6 +13,7 @@ import (
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/influxdb"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/skywalking"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/web"
 
 	// Traffic routers (internal/traffic/<name>).

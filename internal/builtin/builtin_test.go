@@ -37,7 +37,7 @@ func TestRouters(t *testing.T) {
 
 // TestProviders pins the metric providers this build ships.
 func TestProviders(t *testing.T) {
-	if got, want := provider.Supported(), []string{"graphite", "influxdb", "job", "prometheus", "web"}; !slices.Equal(got, want) {
+	if got, want := provider.Supported(), []string{"graphite", "influxdb", "job", "prometheus", "skywalking", "web"}; !slices.Equal(got, want) {
 		t.Errorf("provider.Supported() = %v, want %v", got, want)
 	}
 }

@@ -67,12 +67,7 @@ func TestProviderGraphite(t *testing.T) {
 	g.WaitValue(t, "sumSeries(stats.timers.httpServerRequests.app.good.exception.*.method.*.outcome.*.status.*.uri.*.count)", "100.0")
 	g.WaitValue(t, "sumSeries(stats.timers.httpServerRequests.app.bad.exception.*.method.*.outcome.*.status.*.uri.*.count)", "100.0")
 
-	spec := graphiteSpec(g.url)
-	manifest := "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata: {name: success-rate}\nspec:\n  args:\n  - name: service-name\n" + spec
-	for _, svc := range []string{"good", "bad", "none"} {
-		manifest += fmt.Sprintf("---\napiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata: {name: %s}\nspec:\n  args:\n  - {name: service-name, value: %s}\n%s", svc, svc, spec)
-	}
-	apply(t, ns, manifest)
+	apply(t, ns, templateWithRuns("success-rate", "service-name", graphiteSpec(g.url), "good", "bad", "none"))
 
 	good := waitRun(t, ns, "good", 60*time.Second, rampv1.AnalysisPhaseSuccessful)
 	if m := good.Status.MetricResults[0].Measurements; len(m) != 4 || m[0].Value != "[95.000000]" {

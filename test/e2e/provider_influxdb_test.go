@@ -21,10 +21,7 @@ import (
 // denied Error naming the refused credentials.
 func influxRuns(t *testing.T, ns string, metric func(profile string) string, profile, denied string) {
 	t.Helper()
-	manifest := "apiVersion: argoproj.io/v1alpha1\nkind: AnalysisTemplate\nmetadata: {name: error-rate}\nspec:\n  args:\n  - name: application-name\n  metrics:\n" + metric(profile)
-	for _, app := range []string{"good", "bad"} {
-		manifest += fmt.Sprintf("---\napiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata: {name: %s}\nspec:\n  args:\n  - {name: application-name, value: %s}\n  metrics:\n%s", app, app, metric(profile))
-	}
+	manifest := templateWithRuns("error-rate", "application-name", "  metrics:\n"+metric(profile), "good", "bad")
 	manifest += "---\napiVersion: argoproj.io/v1alpha1\nkind: AnalysisRun\nmetadata: {name: denied}\nspec:\n  args:\n  - {name: application-name, value: good}\n  metrics:\n" +
 		metric(denied) + "    consecutiveErrorLimit: 0\n"
 	apply(t, ns, manifest)
