@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
@@ -169,5 +171,20 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := newProvider(nil).Measure(context.Background(), provider.Request{}); err == nil {
 		t.Error("a metric without influxdb measured")
+	}
+}
+
+func TestHonoursContext(t *testing.T) {
+	hang := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body) // the server notices the client going away only once the body is read
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hang.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	p := newProvider(secrets{"influxdb": {"address": hang.URL, "authToken": token, "org": org}})
+	_, err := p.Measure(ctx, provider.Request{Metric: metric("", "", "q")})
+	if err == nil || !strings.Contains(err.Error(), "deadline exceeded") {
+		t.Fatalf("error %v, want the caller's deadline", err)
 	}
 }

@@ -2,6 +2,7 @@ package skywalking
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -172,4 +173,18 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("result %+v", res)
 		}
 	})
+}
+
+func TestMeasureHonoursContext(t *testing.T) {
+	hang := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body) // the server notices the client going away only once the body is read
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hang.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := newProvider().Measure(ctx, provider.Request{Metric: metric(hang.URL, docQuery, "3m")})
+	if err == nil || !strings.Contains(err.Error(), "deadline exceeded") {
+		t.Fatalf("error %v, want the caller's deadline", err)
+	}
 }
