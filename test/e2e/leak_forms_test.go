@@ -3,12 +3,15 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -96,5 +99,28 @@ func walkStrings(v any, f func(string)) {
 		for _, e := range x {
 			walkStrings(e, f)
 		}
+	}
+}
+
+// eachLogLine calls f with every line of the controller log at path,
+// decoded when it is JSON, named "controller log line <n>".
+func eachLogLine(t *testing.T, path string, f func(where string, line any)) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = file.Close() }()
+	lines := bufio.NewScanner(file)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; lines.Scan(); n++ {
+		var line any
+		if json.Unmarshal(lines.Bytes(), &line) != nil {
+			line = lines.Text()
+		}
+		f(fmt.Sprintf("controller log line %d", n), line)
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
 	}
 }

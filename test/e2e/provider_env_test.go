@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -20,23 +18,23 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
-// credentialNamespace is where the suite's controller (no $POD_NAMESPACE)
+// profileNamespace is where the suite's controller (no $POD_NAMESPACE)
 // reads provider credential Secrets: upstream's default namespace.
-const credentialNamespace = "argo-rollouts"
+const profileNamespace = "argo-rollouts"
 
-// putCredentialSecret creates Secret name in credentialNamespace (and the
+// putCredentialSecret creates Secret name in profileNamespace (and the
 // namespace, if absent; it is shared by tests and never deleted) with data,
 // and deletes the Secret when the test ends.
 func putCredentialSecret(t *testing.T, name string, data map[string]string) {
 	t.Helper()
 	ctx := context.Background()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: credentialNamespace}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: profileNamespace}}
 	if err := env.client.Create(ctx, ns); client.IgnoreAlreadyExists(err) != nil {
-		t.Fatalf("create namespace %s: %v", credentialNamespace, err)
+		t.Fatalf("create namespace %s: %v", profileNamespace, err)
 	}
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: credentialNamespace}, StringData: data}
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: profileNamespace}, StringData: data}
 	if err := env.client.Create(ctx, s); err != nil {
-		t.Fatalf("create secret %s/%s: %v", credentialNamespace, name, err)
+		t.Fatalf("create secret %s/%s: %v", profileNamespace, name, err)
 	}
 	t.Cleanup(func() { _ = env.client.Delete(context.Background(), s) })
 }
@@ -64,34 +62,9 @@ func assertSecretAbsent(t *testing.T, ns, secret string) {
 		}
 		check(fmt.Sprintf("%T", list), asJSONValue(t, list))
 	}
-	eachLogLine(t, env.controller.logPath, func(n int, line any) {
-		check(fmt.Sprintf("controller log line %d", n), line)
-	})
+	eachLogLine(t, env.controller.logPath, check)
 	if checked < 50 {
 		t.Errorf("only %d strings checked: the runs or the log are missing", checked)
-	}
-}
-
-// eachLogLine calls f with each line of the controller log at path: its
-// JSON decoded, or its text when it is not JSON.
-func eachLogLine(t *testing.T, path string, f func(n int, line any)) {
-	t.Helper()
-	file, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = file.Close() }()
-	lines := bufio.NewScanner(file)
-	lines.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 1; lines.Scan(); n++ {
-		var line any
-		if json.Unmarshal(lines.Bytes(), &line) != nil {
-			line = lines.Text()
-		}
-		f(n, line)
-	}
-	if err := lines.Err(); err != nil {
-		t.Fatal(err)
 	}
 }
 
