@@ -19,6 +19,10 @@ targets=(
   "./internal/analysis/stats FuzzMannWhitney"         # judge: U and p-values over any samples
   "./internal/analysis/provider/prometheus FuzzParse" # Prometheus vectors, matrices, scalars
   "./internal/analysis/provider/cloudwatch FuzzResponse" # CloudWatch GetMetricData bodies through the SDK
+  "./internal/analysis/provider/graphite FuzzParse"   # Graphite render API datapoints
+  "./internal/analysis/provider/influxdb FuzzDecodeCSV"      # InfluxDB 2.x annotated CSV
+  "./internal/analysis/provider/influxdb FuzzDecodeInfluxQL" # InfluxDB 1.x JSON
+  "./internal/analysis/provider/skywalking FuzzParse" # SkyWalking GraphQL answers
   "./internal/lint FuzzParse"                         # lint's YAML decoding
   "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers
   "./internal/analysis/provider/newrelic FuzzDecode"  # NerdGraph NRQL answers

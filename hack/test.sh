@@ -2,33 +2,43 @@
 # make test: linters (hack/lint.sh) and unit tests, then the end-to-end suite on its own local control
 # plane (.ramp-test, ports 17400+), stopped at the end unless RAMP_KEEP_CLUSTER=1.
 # RAMP_TEST_STATE / RAMP_TEST_PORT_BASE move it (e.g. to run two checkouts at once).
-# Installs Debian's prometheus first if it is missing (as root; its daemon is not started).
+# Installs Debian's prometheus, graphite-carbon, graphite-web and influxdb first if missing (as root;
+# their daemons are not started: the e2e tests start their own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 
-# The analysis e2e tests run a real Prometheus (they start and stop their own
-# on free loopback ports); fresh CI machines get Debian's package.
-ensure_prometheus() {
-  if command -v prometheus >/dev/null; then return 0; fi
+# The analysis e2e tests run real servers (they start and stop their own on
+# free loopback ports): Prometheus, Graphite (carbon-cache and graphite-web),
+# InfluxDB 1.x. Fresh CI machines get Debian's packages.
+# ensure_debian COMMAND PACKAGE...: install the packages unless COMMAND is on PATH.
+ensure_debian() {
+  local cmd=$1
+  shift
+  if command -v "$cmd" >/dev/null; then return 0; fi
   if [ "$(id -u)" != 0 ]; then
-    echo "prometheus is not installed (the e2e tests need it) and this is not root:" \
-      "install it (apt-get install prometheus) or put a prometheus binary on PATH" >&2
+    echo "$cmd is not installed (the e2e tests need it) and this is not root:" \
+      "install it (apt-get install $*) or put it on PATH" >&2
     return 1
   fi
-  echo "== installing prometheus (apt)" >&2
-  # The package starts a daemon on :9090 through invoke-rc.d/deb-systemd-invoke
-  # unless /usr/sbin/policy-rc.d forbids it (exit 101): install one for the
-  # duration of the install, setting any existing policy aside.
+  echo "== installing $* (apt)" >&2
+  # Packages start their daemons (prometheus on :9090, influxd on :8086)
+  # through invoke-rc.d/deb-systemd-invoke unless /usr/sbin/policy-rc.d
+  # forbids it (exit 101): install one for the duration of the install,
+  # setting any existing policy aside.
   local policy=/usr/sbin/policy-rc.d rc=0
   if [ -e "$policy" ]; then mv "$policy" "$policy.ramp-saved"; fi
   printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy"
-  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus; } >&2 || rc=$?
+  { [ -n "${apt_updated:-}" ] || apt-get update; } >&2 && apt_updated=1 &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >&2 || rc=$?
   rm -f "$policy"
   if [ -e "$policy.ramp-saved" ]; then mv "$policy.ramp-saved" "$policy"; fi
   return "$rc"
 }
-ensure_prometheus
+ensure_debian prometheus prometheus
+ensure_debian carbon-cache graphite-carbon graphite-web
+ensure_debian graphite-manage graphite-web
+ensure_debian influxd influxdb
 prometheus=$(command -v prometheus)
 
 echo "== generated code" >&2

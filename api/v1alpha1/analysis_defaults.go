@@ -65,6 +65,11 @@ const (
 	DefaultNewRelicTimeoutSeconds int64 = 5
 	// DefaultInfluxdbProfile is the Secret holding InfluxDB credentials.
 	DefaultInfluxdbProfile = "influxdb"
+	// InfluxdbQueryLanguageFlux and InfluxdbQueryLanguageInfluxQL are the
+	// values of an influxdb metric's queryLanguage (a Ramp extension);
+	// flux is the default, as upstream speaks only Flux.
+	InfluxdbQueryLanguageFlux     = "flux"
+	InfluxdbQueryLanguageInfluxQL = "influxql"
 	// DefaultCloudWatchInterval is the query window of a cloudWatch metric.
 	DefaultCloudWatchInterval DurationString = "5m"
 

@@ -360,15 +360,23 @@ type GraphiteMetric struct {
 	Query string `json:"query,omitempty"`
 }
 
-// InfluxdbMetric runs an InfluxDB Flux query.
+// InfluxdbMetric runs an InfluxDB Flux query (or, a Ramp extension, an
+// InfluxQL query for InfluxDB 1.x).
 type InfluxdbMetric struct {
 	// Profile is the name of the Secret (in the controller's namespace)
 	// holding the InfluxDB address and token. Default "influxdb".
 	// +optional
 	Profile string `json:"profile,omitempty"`
-	// Query is the Flux query.
+	// Query is the Flux query (the InfluxQL query with queryLanguage
+	// influxql).
 	// +optional
 	Query string `json:"query,omitempty"`
+	// QueryLanguage is the language of query: "flux" (the default, as
+	// upstream) or "influxql", sent to InfluxDB 1.x's /query endpoint (or
+	// 2.x's compatibility API). A Ramp extension: upstream has no such field.
+	// +kubebuilder:validation:Enum=flux;influxql
+	// +optional
+	QueryLanguage string `json:"queryLanguage,omitempty"`
 }
 
 // SkyWalkingMetric runs an Apache SkyWalking GraphQL query.

@@ -11,11 +11,14 @@ import (
 	// Metric providers (internal/analysis/provider/<name>).
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/cloudwatch"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/datadog"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/graphite"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/influxdb"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/job"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/judge"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/kayenta"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/newrelic"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/prometheus"
+	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/skywalking"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/wavefront"
 	_ "github.com/ramp-rollouts/ramp/internal/analysis/provider/web"
 

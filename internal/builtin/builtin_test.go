@@ -37,7 +37,7 @@ func TestRouters(t *testing.T) {
 
 // TestProviders pins the metric providers this build ships.
 func TestProviders(t *testing.T) {
-	if got, want := provider.Supported(), []string{"cloudWatch", "datadog", "job", "judge", "kayenta", "newRelic", "prometheus", "wavefront", "web"}; !slices.Equal(got, want) {
+	if got, want := provider.Supported(), []string{"cloudWatch", "datadog", "graphite", "influxdb", "job", "judge", "kayenta", "newRelic", "prometheus", "skywalking", "wavefront", "web"}; !slices.Equal(got, want) {
 		t.Errorf("provider.Supported() = %v, want %v", got, want)
 	}
 }

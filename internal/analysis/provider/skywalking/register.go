@@ -1,0 +1,21 @@
+package skywalking
+
+import (
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
+)
+
+// ProviderName is the provider's registry name: its metric.provider field.
+const ProviderName = "skywalking"
+
+// init registers the provider; it needs the controller's HTTP policy (nil
+// deps: the zero policy).
+func init() {
+	provider.Register(ProviderName, func(d provider.HTTPDeps) *Provider {
+		var policy provider.HTTPPolicy
+		if d != nil {
+			policy = d.HTTPPolicy()
+		}
+		return New(httpfetch.NewClients(nil, policy), nil)
+	})
+}
