@@ -60,8 +60,8 @@ func TestProviderInfluxdbFlux(t *testing.T) {
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	profile, denied := "influxdb-"+ns, "influxdb-denied-"+ns
-	putCredentialSecret(t, profile, map[string]string{"address": srv.URL, "authToken": token, "org": "my-org"})
-	putCredentialSecret(t, denied, map[string]string{"address": srv.URL, "authToken": "wrong-" + token, "org": "my-org"})
+	credentialSecret(t, "", profile, map[string]string{"address": srv.URL, "authToken": token, "org": "my-org"})
+	credentialSecret(t, "", denied, map[string]string{"address": srv.URL, "authToken": "wrong-" + token, "org": "my-org"})
 	// Upstream's example (docs/analysis/influxdb.md), its profile named.
 	influxRuns(t, ns, func(profile string) string {
 		return fmt.Sprintf(`  - name: error-rate
@@ -79,7 +79,7 @@ func TestProviderInfluxdbFlux(t *testing.T) {
 	if q := fake.Queries(); len(q) < 2 || !strings.Contains(q[0], `from(bucket: "app_istio")`) {
 		t.Errorf("queries the server answered: %q", q)
 	}
-	assertSecretAbsent(t, ns, token)
+	assertNoSecretLeak(t, ns, env.controller.logPath, token)
 }
 
 // TestProviderInfluxdbInfluxQL runs the template with queryLanguage:
@@ -97,8 +97,8 @@ func TestProviderInfluxdbInfluxQL(t *testing.T) {
 		fmt.Sprintf(`istio_requests_errors_percentage,destination_workload=good rate=0.005 %d`, now-2),
 		fmt.Sprintf(`istio_requests_errors_percentage,destination_workload=bad rate=0.5 %d`, now-2))
 	profile, denied := "influxdb-"+ns, "influxdb-denied-"+ns
-	putCredentialSecret(t, profile, map[string]string{"address": ix.url, "database": "app_istio", "username": "admin", "password": password})
-	putCredentialSecret(t, denied, map[string]string{"address": ix.url, "database": "app_istio", "username": "admin", "password": "wrong-" + password})
+	credentialSecret(t, "", profile, map[string]string{"address": ix.url, "database": "app_istio", "username": "admin", "password": password})
+	credentialSecret(t, "", denied, map[string]string{"address": ix.url, "database": "app_istio", "username": "admin", "password": "wrong-" + password})
 	influxRuns(t, ns, func(profile string) string {
 		return fmt.Sprintf(`  - name: error-rate
     successCondition: result[0] <= 0.01
@@ -111,5 +111,5 @@ func TestProviderInfluxdbInfluxQL(t *testing.T) {
           WHERE "destination_workload" = '{{ args.application-name }}' AND time > now() - 15m
 `, profile)
 	}, profile, denied)
-	assertSecretAbsent(t, ns, password)
+	assertNoSecretLeak(t, ns, env.controller.logPath, password)
 }
