@@ -31,29 +31,9 @@ type Provider struct {
 
 var _ provider.Provider = (*Provider)(nil)
 
-type config struct {
-	transport *http.Transport
-	policy    provider.HTTPPolicy
-}
-
-// Option configures a Provider.
-type Option func(*config)
-
-// WithTransport makes the Provider send its queries with a clone of t.
-func WithTransport(t *http.Transport) Option { return func(c *config) { c.transport = t } }
-
-// WithPolicy sets where requests may go (link-local addresses, allowed
-// hosts); the zero policy refuses link-local addresses only.
-func WithPolicy(p provider.HTTPPolicy) Option { return func(c *config) { c.policy = p } }
-
-// New returns a Provider.
-func New(opts ...Option) *Provider {
-	var c config
-	for _, opt := range opts {
-		opt(&c)
-	}
-	return &Provider{clients: httpfetch.NewClients(c.transport, c.policy)}
-}
+// New returns a Provider sending its queries with clients (built by
+// httpfetch.NewClients with the controller's HTTP policy).
+func New(clients httpfetch.Clients) *Provider { return &Provider{clients: clients} }
 
 // Measure runs the metric's query once. The value is a []float64 of the
 // first series' non-null datapoints, in order (empty when every one is

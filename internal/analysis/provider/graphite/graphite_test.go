@@ -13,6 +13,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
 // serve starts a fake graphite-web that answers a render API request as
@@ -55,7 +56,7 @@ const docQuery = `target=summarize(
 
 func TestMeasureRequest(t *testing.T) {
 	addr, last := serve(t, 200, `[{"target":"a","datapoints":[[null,1700000000],[42,1700000060],[43.5,1700000120]]},{"target":"b","datapoints":[[1,1700000000]]}]`)
-	res, err := New().Measure(context.Background(), request(addr+"/graphite/", docQuery))
+	res, err := testProvider().Measure(context.Background(), request(addr+"/graphite/", docQuery))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestMeasureErrors(t *testing.T) {
 		{"not a query", up, "target=a;b", "graphite: query is not URL query parameters"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New().Measure(context.Background(), request(tc.address, tc.query))
+			_, err := testProvider().Measure(context.Background(), request(tc.address, tc.query))
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("error %v, want prefix %q", err, tc.want)
 			}
@@ -106,7 +107,7 @@ func TestMeasureErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New().Measure(context.Background(), provider.Request{}); err == nil {
+	if _, err := testProvider().Measure(context.Background(), provider.Request{}); err == nil {
 		t.Error("a metric without graphite measured")
 	}
 }
@@ -116,7 +117,7 @@ func TestMeasureHonoursContext(t *testing.T) {
 	t.Cleanup(hang.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := New().Measure(ctx, request(hang.URL, "target=a"))
+	_, err := testProvider().Measure(ctx, request(hang.URL, "target=a"))
 	if err == nil || !strings.Contains(err.Error(), "deadline exceeded") {
 		t.Fatalf("error %v, want the caller's deadline", err)
 	}
@@ -137,7 +138,7 @@ func TestResultsFitConditions(t *testing.T) {
 		addr, _ := serve(t, 200, tc.body)
 		metric := rampv1.Metric{Name: "m", SuccessCondition: tc.condition, Provider: rampv1.MetricProvider{
 			Graphite: &rampv1.GraphiteMetric{Address: addr, Query: "target=a"}}}
-		res, err := New().Measure(context.Background(), provider.Request{Metric: metric})
+		res, err := testProvider().Measure(context.Background(), provider.Request{Metric: metric})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,3 +147,7 @@ func TestResultsFitConditions(t *testing.T) {
 		}
 	}
 }
+
+// testProvider is the provider with the zero HTTP policy, as registered
+// without a controller.
+func testProvider() *Provider { return New(httpfetch.NewClients(nil, provider.HTTPPolicy{})) }

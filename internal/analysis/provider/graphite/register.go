@@ -1,6 +1,9 @@
 package graphite
 
-import "github.com/ramp-rollouts/ramp/internal/analysis/provider"
+import (
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
+)
 
 // ProviderName is the provider's registry name: its metric.provider field.
 const ProviderName = "graphite"
@@ -9,9 +12,10 @@ const ProviderName = "graphite"
 // deps: the zero policy).
 func init() {
 	provider.Register(ProviderName, func(d provider.HTTPDeps) *Provider {
-		if d == nil {
-			return New()
+		var policy provider.HTTPPolicy
+		if d != nil {
+			policy = d.HTTPPolicy()
 		}
-		return New(WithPolicy(d.HTTPPolicy()))
+		return New(httpfetch.NewClients(nil, policy))
 	})
 }
