@@ -28,8 +28,8 @@ import (
 
 func init() {
 	register(func(e *env) *cobra.Command {
-		cmd := &cobra.Command{Use: "get", Short: "Show a rollout as a tree of revisions, ReplicaSets, pods and AnalysisRuns, or list rollouts"}
-		cmd.AddCommand(newGetRollout(e), newListRollouts(e, "rollouts"))
+		cmd := &cobra.Command{Use: "get", Short: "Show a rollout as a tree of revisions, ReplicaSets, pods and AnalysisRuns, list rollouts, or show an AnalysisRun's evidence"}
+		cmd.AddCommand(newGetRollout(e), newListRollouts(e, "rollouts"), newGetAnalysisRun(e))
 		return cmd
 	})
 	register(func(e *env) *cobra.Command {
