@@ -218,3 +218,39 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// TestConfigIDIsOneSegment: a canary config id from Kayenta's answer is
+// one escaped path segment of the execution's URL ('/', '?', '#' and '%'
+// stay inside it); "." and ".." are refused before any request.
+func TestConfigIDIsOneSegment(t *testing.T) {
+	for _, tc := range []struct{ id, path, err string }{
+		{"a/b?c#d%e", "/canary/a%2Fb%3Fc%23d%25e", ""},
+		{"../../admin", "/canary/..%2F..%2Fadmin", ""},
+		{"..", "", `canary config "my-test": id ".." is not a path segment`},
+	} {
+		var posted []string
+		var mu sync.Mutex
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet {
+				b, _ := json.Marshal([]map[string]string{{"id": tc.id, "name": "my-test"}})
+				_, _ = w.Write(b)
+				return
+			}
+			mu.Lock()
+			posted = append(posted, r.URL.EscapedPath())
+			mu.Unlock()
+			_, _ = io.WriteString(w, `{"canaryExecutionId":"e1"}`)
+		}))
+		m := rampv1.Metric{Provider: rampv1.MetricProvider{Kayenta: metric(srv.URL)}}
+		_, err := newProvider().Measure(context.Background(), provider.Request{Metric: m})
+		srv.Close()
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.HasSuffix(err.Error(), tc.err) || len(posted) != 0 {
+				t.Errorf("id %q: posted %v, error %v; want %q and no request", tc.id, posted, err, tc.err)
+			}
+		case err != nil || len(posted) != 1 || posted[0] != tc.path:
+			t.Errorf("id %q: posted %v, error %v; want one POST to %s", tc.id, posted, err, tc.path)
+		}
+	}
+}
