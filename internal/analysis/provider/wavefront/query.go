@@ -49,7 +49,7 @@ func (p *Provider) query(ctx context.Context, address, token, q string, at time.
 type chartResponse struct {
 	Warnings   string `json:"warnings"`
 	TimeSeries []struct {
-		Data [][]float64 `json:"data"`
+		Data [][]*float64 `json:"data"` // a null decodes to nil, not 0
 	} `json:"timeseries"`
 }
 
@@ -91,21 +91,28 @@ func decode(body []byte, at time.Time) (provider.Result, error) {
 }
 
 // closest is the value and time of the point nearest to at (the first of
-// equals).
-func closest(points [][]float64, at float64) (float64, float64, error) {
-	best, found := 0, false
+// equals). A point whose value is null is a gap, passed over: decoded as
+// a number it would be 0, which a `result < x` condition passes (see
+// docs/conformance.md); a null time is malformed.
+func closest(points [][]*float64, at float64) (float64, float64, error) {
+	best := -1
 	for i, pt := range points {
-		if len(pt) != 2 {
+		switch {
+		case len(pt) != 2:
 			return 0, 0, fmt.Errorf("malformed response: a point has %d values, not [time, value]", len(pt))
+		case pt[0] == nil:
+			return 0, 0, errors.New("malformed response: a point has a null time")
+		case pt[1] == nil:
+			continue
 		}
-		if !found || math.Abs(pt[0]-at) < math.Abs(points[best][0]-at) {
-			best, found = i, true
+		if best < 0 || math.Abs(*pt[0]-at) < math.Abs(*points[best][0]-at) {
+			best = i
 		}
 	}
-	if !found {
+	if best < 0 {
 		return 0, 0, errors.New("no data points")
 	}
-	return points[best][1], points[best][0], nil
+	return *points[best][1], *points[best][0], nil
 }
 
 // errorMessage is Wavefront's message in an error body

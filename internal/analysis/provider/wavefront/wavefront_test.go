@@ -178,3 +178,22 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestNullPointIsAGap: a point whose value is null is passed over (it is
+// not 0, which `result < x` would pass); a series of null points is an
+// error, and so is a null time.
+func TestNullPointIsAGap(t *testing.T) {
+	at := time.Unix(1700000000, 0)
+	res, err := decode([]byte(`{"timeseries":[{"data":[[1700000000,null],[1700000100,0.5]]}]}`), at)
+	if err != nil || res.Value != 0.5 || res.Metadata["drift"] != "100" {
+		t.Errorf("%#v, %v; want 0.5 at drift 100", res, err)
+	}
+	for body, want := range map[string]string{
+		`{"timeseries":[{"data":[[1700000000,null]]}]}`: "series 0: no data points",
+		`{"timeseries":[{"data":[[null,1]]}]}`:          "series 0: malformed response: a point has a null time",
+	} {
+		if res, err := decode([]byte(body), at); err == nil || err.Error() != want {
+			t.Errorf("%s: %#v, %v; want %q", body, res, err, want)
+		}
+	}
+}
