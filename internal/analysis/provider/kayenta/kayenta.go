@@ -29,6 +29,12 @@ import (
 // execution again (upstream's).
 const ResumeDelay = 15 * time.Second
 
+// MaxExecution bounds how long a measurement waits for an execution to
+// complete: an execution still incomplete this long after the measurement
+// started is an Error (upstream polls for ever; see docs/conformance.md),
+// so a stuck Kayenta costs at most MaxExecution/ResumeDelay reads.
+const MaxExecution = time.Hour
+
 // RequestTimeout bounds each request (upstream's HTTP client timeout).
 const RequestTimeout = 15 * time.Second
 
@@ -80,6 +86,9 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	}
 	res.Metadata = meta
 	if res.Phase == rampv1.AnalysisPhaseRunning {
+		if s := req.InFlight.StartedAt; s != nil && p.now().Sub(s.Time) >= MaxExecution {
+			return provider.Result{}, fmt.Errorf("kayenta: execution %s: not complete %s after it started", id, MaxExecution)
+		}
 		res.ResumeAt = p.now().Add(ResumeDelay)
 	}
 	return res, nil

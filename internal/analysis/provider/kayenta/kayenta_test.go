@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
@@ -251,6 +253,28 @@ func TestConfigIDIsOneSegment(t *testing.T) {
 			}
 		case err != nil || len(posted) != 1 || posted[0] != tc.path:
 			t.Errorf("id %q: posted %v, error %v; want one POST to %s", tc.id, posted, err, tc.path)
+		}
+	}
+}
+
+// TestExecutionBounded: an execution still incomplete MaxExecution after
+// the measurement started is an Error naming it, after one last read;
+// before that it stays Running.
+func TestExecutionBounded(t *testing.T) {
+	srv := fakeKayenta(t, 1000, 0)
+	m := rampv1.Metric{Provider: rampv1.MetricProvider{Kayenta: metric(srv.URL)}}
+	for _, tc := range []struct {
+		age  time.Duration
+		want string
+	}{{MaxExecution - time.Second, ""}, {MaxExecution, "kayenta: execution 01HEXEC-42: not complete 1h0m0s after it started"}} {
+		started := metav1.NewTime(now.Add(-tc.age))
+		in := &rampv1.Measurement{StartedAt: &started, Metadata: map[string]string{"canaryExecutionId": "01HEXEC-42"}}
+		res, err := newProvider().Measure(context.Background(), provider.Request{Metric: m, InFlight: in})
+		switch {
+		case tc.want == "" && (err != nil || res.Phase != rampv1.AnalysisPhaseRunning):
+			t.Errorf("age %s: %+v, %v; want Running", tc.age, res, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want):
+			t.Errorf("age %s: %+v, %v; want %q", tc.age, res, err, tc.want)
 		}
 	}
 }
