@@ -4,13 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
-
-// snippetBytes bounds the part of a vendor's error body an error quotes.
-const snippetBytes = 256
 
 // StatusError is the error of a non-2xx answer from a vendor API: the
 // status, what it means (credentials refused, rate limited and when to retry
@@ -29,7 +25,7 @@ func StatusError(resp Response, message string) error {
 		what = "request refused"
 	}
 	text := fmt.Sprintf("HTTP %d %s: %s", resp.Status, http.StatusText(resp.Status), what)
-	if message = Snippet([]byte(message)); message != "" {
+	if message = Excerpt(message); message != "" {
 		text += ": " + message
 	}
 	return fmt.Errorf("%s", text)
@@ -40,31 +36,17 @@ func StatusError(resp Response, message string) error {
 func retryAfter(h http.Header) string {
 	var parts []string
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		parts = append(parts, "Retry-After "+Snippet([]byte(v)))
+		parts = append(parts, "Retry-After "+Excerpt(v))
 	} else if v := strings.TrimSpace(h.Get("X-RateLimit-Reset")); v != "" {
-		parts = append(parts, "resets in "+Snippet([]byte(v))+"s")
+		parts = append(parts, "resets in "+Excerpt(v)+"s")
 	}
 	if v := strings.TrimSpace(h.Get("X-RateLimit-Name")); v != "" {
-		parts = append(parts, "limit "+Snippet([]byte(v)))
+		parts = append(parts, "limit "+Excerpt(v))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// Snippet is at most snippetBytes of b on one line, cut at a rune
-// boundary, for quoting a vendor's message in an error.
-func Snippet(b []byte) string {
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "?")), " ")
-	if len(s) <= snippetBytes {
-		return s
-	}
-	cut := snippetBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }
 
 // ForDeps is NewClients with the policy of deps (the zero policy for nil

@@ -35,7 +35,7 @@ func TestStatusError(t *testing.T) {
 		}
 	}
 	long := StatusError(Response{Status: 500}, strings.Repeat("é", 400)).Error()
-	if !strings.HasSuffix(long, "...") || len(long) > snippetBytes+60 || !strings.Contains(long, "éé") || strings.ContainsRune(long, '\uFFFD') {
+	if !strings.HasSuffix(long, "...") || len(long) > MaxExcerpt+60 || !strings.Contains(long, "éé") || strings.ContainsRune(long, '\uFFFD') {
 		t.Errorf("long message not cut at a rune: %q", long)
 	}
 }

@@ -94,7 +94,7 @@ func decode(body []byte) (provider.Result, error) {
 		for _, e := range g.Errors {
 			msgs = append(msgs, strings.TrimSpace(classOf(e.Extensions.ErrorClass)+" "+e.Message))
 		}
-		return provider.Result{}, fmt.Errorf("NerdGraph: %s", httpfetch.Snippet([]byte(strings.Join(msgs, "; "))))
+		return provider.Result{}, fmt.Errorf("NerdGraph: %s", httpfetch.Excerpt(strings.Join(msgs, "; ")))
 	}
 	nrql := g.Data.Actor.Account.NRQL
 	if nrql == nil {

@@ -79,7 +79,7 @@ func decode(body []byte, at time.Time) (provider.Result, error) {
 	}
 	meta := map[string]string{}
 	if r.Warnings != "" {
-		meta[rampv1.WavefrontWarningsMetadataKey] = httpfetch.Snippet([]byte(r.Warnings))
+		meta[rampv1.WavefrontWarningsMetadataKey] = httpfetch.Excerpt(r.Warnings)
 	}
 	if len(values) == 1 {
 		meta[rampv1.WavefrontTimestampsMetadataKey], meta[rampv1.WavefrontDriftMetadataKey] = times[0], drifts[0]
