@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 )
@@ -83,6 +84,37 @@ func (c Credentials) Values() []string {
 			out = append(out, s)
 		}
 	}
+	sort.Strings(out)
+	return out
+}
+
+// ValuesBut are Values without the endpoint URLs given, so that errors
+// may name the host they could not reach (a value equal to an endpoint but
+// for a trailing '/' counts as it). An endpoint carrying a password in its
+// userinfo stays masked, and its password is a value of its own: a server
+// may echo the URL otherwise written.
+func (c Credentials) ValuesBut(endpoints ...string) []string {
+	keep := map[string]bool{}
+	var extra []string
+	for _, e := range endpoints {
+		u, err := url.Parse(e)
+		switch {
+		case e == "" || err != nil:
+		case u.User == nil:
+			keep[strings.TrimRight(e, "/")] = true
+		default:
+			if pw, ok := u.User.Password(); ok && pw != "" {
+				extra = append(extra, pw)
+			}
+		}
+	}
+	var out []string
+	for _, v := range c.Values() {
+		if !keep[strings.TrimRight(v, "/")] {
+			out = append(out, v)
+		}
+	}
+	out = append(out, extra...)
 	sort.Strings(out)
 	return out
 }

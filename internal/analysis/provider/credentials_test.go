@@ -45,3 +45,13 @@ func TestCredentials(t *testing.T) {
 		t.Errorf("no cluster: %v", err)
 	}
 }
+
+// TestValuesBut: a plain endpoint URL is left out (with or without a
+// trailing '/'); one with a password stays, and its password is added.
+func TestValuesBut(t *testing.T) {
+	c := Credentials{Data: map[string][]byte{"address": []byte("https://api.example/"), "k": []byte("k-123"), "nerdgraph": []byte("https://u:pw-456@proxy.example/graphql")}}
+	got := c.ValuesBut("https://api.example", "https://u:pw-456@proxy.example/graphql")
+	if want := []string{"https://u:pw-456@proxy.example/graphql", "k-123", "pw-456"}; !slices.Equal(got, want) {
+		t.Errorf("ValuesBut = %q, want %q", got, want)
+	}
+}

@@ -240,3 +240,20 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestURLPasswordMasked: a base-url-nerdgraph carrying a password in its
+// userinfo is masked when NerdGraph echoes it; a plain one is not (errors
+// name the host), with the region not masked either.
+func TestURLPasswordMasked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = io.WriteString(w, "proxy for https://ops:pr0xy-pa55@"+r.Host+" at us-east: upstream down")
+	}))
+	defer srv.Close()
+	withPassword := strings.Replace(srv.URL, "http://", "http://ops:pr0xy-pa55@", 1) + "/graphql"
+	d := secrets{"ctl/newrelic": {"personal-api-key": []byte(testKey), "account-id": []byte("1234"), "region": []byte("us"), "base-url-nerdgraph": []byte(withPassword)}}
+	_, err := measure(context.Background(), d, rampv1.NewRelicMetric{Query: nrql})
+	if err == nil || strings.Contains(err.Error(), "pa55") || !strings.Contains(err.Error(), "us-east") {
+		t.Errorf("error %v: the password shows, or the region was masked", err)
+	}
+}
