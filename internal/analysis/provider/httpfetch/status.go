@@ -1,6 +1,7 @@
 package httpfetch
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -29,6 +30,24 @@ func StatusError(resp Response, message string) error {
 		text += ": " + message
 	}
 	return fmt.Errorf("%s", text)
+}
+
+// SendOK is Send to a vendor API that answers 200: the body of a 200, or
+// else StatusError with the vendor's message as message finds it in the
+// body (nil message: the body itself).
+func SendOK(ctx context.Context, client *http.Client, r *http.Request, message func(body []byte) string) ([]byte, error) {
+	resp, err := Send(ctx, client, r, MaxResponseBytes)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status != http.StatusOK {
+		msg := string(resp.Body)
+		if message != nil {
+			msg = message(resp.Body)
+		}
+		return nil, StatusError(resp, msg)
+	}
+	return resp.Body, nil
 }
 
 // retryAfter names when a rate limit lifts: Retry-After (RFC 9110), else

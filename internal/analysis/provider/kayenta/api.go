@@ -168,14 +168,11 @@ func (p *Provider) call(ctx context.Context, method string, u *url.URL, in, out 
 	if in != nil {
 		r.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := httpfetch.Send(ctx, p.clients.For(false), r, httpfetch.MaxResponseBytes)
+	answer, err := httpfetch.SendOK(ctx, p.clients.For(false), r, errorMessage)
 	if err != nil {
 		return err
 	}
-	if resp.Status != http.StatusOK {
-		return httpfetch.StatusError(resp, errorMessage(resp.Body))
-	}
-	if err := json.Unmarshal(resp.Body, out); err != nil {
+	if err := json.Unmarshal(answer, out); err != nil {
 		return fmt.Errorf("malformed response: %w", err)
 	}
 	return nil

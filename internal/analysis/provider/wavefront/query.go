@@ -34,14 +34,11 @@ func (p *Provider) query(ctx context.Context, address, token, q string, at time.
 	}
 	r.Header.Set("Authorization", "Bearer "+token)
 	r.Header.Set("Accept", "application/json")
-	resp, err := httpfetch.Send(ctx, p.clients.For(false), r, httpfetch.MaxResponseBytes)
+	body, err := httpfetch.SendOK(ctx, p.clients.For(false), r, errorMessage)
 	if err != nil {
 		return provider.Result{}, err
 	}
-	if resp.Status != http.StatusOK {
-		return provider.Result{}, httpfetch.StatusError(resp, errorMessage(resp.Body))
-	}
-	return decode(resp.Body, at)
+	return decode(body, at)
 }
 
 // chartResponse is the part of the chart API's answer the provider reads:
