@@ -73,12 +73,12 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	id := req.InFlight.Metadata[rampv1.KayentaExecutionIDMetadataKey]
 	meta := map[string]string{rampv1.KayentaExecutionIDMetadataKey: id}
 	switch {
+	case req.Terminate: // no request: whatever the id, the run's end ends the wait
+		return provider.Result{Phase: rampv1.AnalysisPhaseSuccessful, Message: rampv1.AnalysisMessageMetricTerminated, Metadata: meta}, nil
 	case !validID(id):
 		// Status is writable by whoever may patch the run: the id goes in a
 		// URL path only as a single plain segment.
 		return provider.Result{}, fmt.Errorf("kayenta: in-flight measurement's %s metadata %q is not an execution id", rampv1.KayentaExecutionIDMetadataKey, id)
-	case req.Terminate:
-		return provider.Result{Phase: rampv1.AnalysisPhaseSuccessful, Message: rampv1.AnalysisMessageMetricTerminated, Metadata: meta}, nil
 	}
 	res, err := p.poll(ctx, base, id, m.Threshold)
 	if err != nil {

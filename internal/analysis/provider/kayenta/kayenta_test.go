@@ -135,13 +135,16 @@ func TestJudgement(t *testing.T) {
 }
 
 // TestTerminate: terminating an in-flight measurement ends it Successful
-// with upstream's "Metric Terminated", without a request.
+// with upstream's "Metric Terminated", without a request, whatever its
+// execution id (a tampered one is not sent anywhere).
 func TestTerminate(t *testing.T) {
 	m := rampv1.Metric{Provider: rampv1.MetricProvider{Kayenta: metric("http://127.0.0.1:1")}}
-	in := &rampv1.Measurement{Metadata: map[string]string{"canaryExecutionId": "abc"}}
-	res, err := newProvider().Measure(context.Background(), provider.Request{Metric: m, InFlight: in, Terminate: true})
-	if err != nil || res.Phase != rampv1.AnalysisPhaseSuccessful || res.Message != "Metric Terminated" {
-		t.Errorf("%+v, %v", res, err)
+	for _, id := range []string{"abc", "../canaryConfig", ""} {
+		in := &rampv1.Measurement{Metadata: map[string]string{"canaryExecutionId": id}}
+		res, err := newProvider().Measure(context.Background(), provider.Request{Metric: m, InFlight: in, Terminate: true})
+		if err != nil || res.Phase != rampv1.AnalysisPhaseSuccessful || res.Message != "Metric Terminated" {
+			t.Errorf("id %q: %+v, %v", id, res, err)
+		}
 	}
 }
 
