@@ -27,12 +27,8 @@ const testToken = "wf-token-0123456789abcdef"
 var now = time.Unix(1700000000, 0)
 
 // secrets are Secrets by "namespace/name" in the controller's namespace
-// "ctl"; deps() makes them the provider's dependencies.
-type secrets map[string]map[string][]byte
-
-func (s secrets) deps() providertest.Deps {
-	return providertest.Deps{Secrets: s, Policy: provider.HTTPPolicy{AllowLinkLocal: true}}
-}
+// "ctl"; Deps() makes them the provider's dependencies.
+type secrets = providertest.Secrets
 
 type answer struct {
 	status int
@@ -83,7 +79,9 @@ func tokens(kv ...string) secrets {
 }
 
 func measure(ctx context.Context, d secrets, tr *http.Transport, m rampv1.WavefrontMetric) (provider.Result, error) {
-	p := New(d.deps(), tr)
+	deps := d.Deps()
+	deps.Policy.AllowLinkLocal = true // keeps the transport's dialer, which reaches the server as example.com
+	p := New(deps, tr)
 	p.now = func() time.Time { return now }
 	return p.Measure(ctx, provider.Request{Run: &rampv1.AnalysisRun{}, Metric: rampv1.Metric{Provider: rampv1.MetricProvider{Wavefront: &m}}})
 }
