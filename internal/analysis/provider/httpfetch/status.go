@@ -22,10 +22,12 @@ func StatusError(resp Response, message string) error {
 		what = "rate limited" + retryAfter(resp.Header)
 	case code >= 500:
 		what = "server error"
-	default:
+	case code >= 400:
 		what = "request refused"
+	default: // a 2xx other than 200, a redirect not followed: not a refusal
+		what = "unexpected status"
 	}
-	text := fmt.Sprintf("HTTP %d %s: %s", resp.Status, http.StatusText(resp.Status), what)
+	text := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", resp.Status, http.StatusText(resp.Status))) + ": " + what // a code Go has no name for: none
 	if message = Excerpt(message); message != "" {
 		text += ": " + message
 	}

@@ -33,6 +33,9 @@ func TestStatusError(t *testing.T) {
 		{Response{Status: 429}, "", "HTTP 429 Too Many Requests: rate limited"},
 		{Response{Status: 502}, "", "HTTP 502 Bad Gateway: server error"},
 		{Response{Status: 400}, "bad query", "HTTP 400 Bad Request: request refused: bad query"},
+		{Response{Status: 599}, "", "HTTP 599: server error"},
+		{Response{Status: 299}, "", "HTTP 299: unexpected status"},
+		{Response{Status: 204}, "", "HTTP 204 No Content: unexpected status"},
 	} {
 		if got := StatusError(tc.resp, tc.msg).Error(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
