@@ -87,6 +87,10 @@ func decode(body []byte, at time.Time) (provider.Result, error) {
 	return provider.Result{Value: values, Display: list(shown), Metadata: meta}, nil
 }
 
+// maxEpoch bounds a point's time (epoch seconds; ±1e15 is some 30
+// million years): the stored timestamps and drifts are its int64.
+const maxEpoch = 1e15
+
 // closest is the value and time of the point nearest to at (the first of
 // equals). A point whose value is null is a gap, passed over: decoded as
 // a number it would be 0, which a `result < x` condition passes (see
@@ -99,6 +103,8 @@ func closest(points [][]*float64, at float64) (float64, float64, error) {
 			return 0, 0, fmt.Errorf("malformed response: a point has %d values, not [time, value]", len(pt))
 		case pt[0] == nil:
 			return 0, 0, errors.New("malformed response: a point has a null time")
+		case math.Abs(*pt[0]) > maxEpoch: // int64 of it would be any number
+			return 0, 0, fmt.Errorf("malformed response: point time %g is not epoch seconds", *pt[0])
 		case pt[1] == nil:
 			continue
 		}

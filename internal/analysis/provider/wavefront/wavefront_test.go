@@ -179,7 +179,7 @@ func FuzzDecode(f *testing.F) {
 
 // TestNullPointIsAGap: a point whose value is null is passed over (it is
 // not 0, which `result < x` would pass); a series of null points is an
-// error, and so is a null time.
+// error, and so is a null time or one no int64 of epoch seconds holds.
 func TestNullPointIsAGap(t *testing.T) {
 	at := time.Unix(1700000000, 0)
 	res, err := decode([]byte(`{"timeseries":[{"data":[[1700000000,null],[1700000100,0.5]]}]}`), at)
@@ -189,6 +189,7 @@ func TestNullPointIsAGap(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"timeseries":[{"data":[[1700000000,null]]}]}`: "series 0: no data points",
 		`{"timeseries":[{"data":[[null,1]]}]}`:          "series 0: malformed response: a point has a null time",
+		`{"timeseries":[{"data":[[1e300,1]]}]}`:         "series 0: malformed response: point time 1e+300 is not epoch seconds",
 	} {
 		if res, err := decode([]byte(body), at); err == nil || err.Error() != want {
 			t.Errorf("%s: %#v, %v; want %q", body, res, err, want)
