@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 )
@@ -83,6 +84,51 @@ func (c Credentials) Values() []string {
 			out = append(out, s)
 		}
 	}
+	sort.Strings(out)
+	return out
+}
+
+// minQueryKey is the shortest query-string value of an endpoint URL
+// masked on its own: shorter ones ("1", "us") are not keys, and masked
+// raw they would mangle ordinary text.
+const minQueryKey = 8
+
+// ValuesBut are Values without the endpoint URLs given, so that errors
+// may name the host they could not reach (a value equal to an endpoint but
+// for a trailing '/' counts as it). An endpoint carrying userinfo or a
+// query string stays masked, and its password and query values (of at
+// least minQueryKey bytes) are values of their own: a server may echo the
+// URL written otherwise.
+func (c Credentials) ValuesBut(endpoints ...string) []string {
+	keep := map[string]bool{}
+	var extra []string
+	for _, e := range endpoints {
+		u, err := url.Parse(e)
+		if e == "" || err != nil {
+			continue
+		}
+		if u.User == nil && u.RawQuery == "" {
+			keep[strings.TrimRight(e, "/")] = true
+			continue
+		}
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			extra = append(extra, pw)
+		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				if len(v) >= minQueryKey {
+					extra = append(extra, v)
+				}
+			}
+		}
+	}
+	var out []string
+	for _, v := range c.Values() {
+		if !keep[strings.TrimRight(v, "/")] {
+			out = append(out, v)
+		}
+	}
+	out = append(out, extra...)
 	sort.Strings(out)
 	return out
 }

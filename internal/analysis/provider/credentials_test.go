@@ -45,3 +45,15 @@ func TestCredentials(t *testing.T) {
 		t.Errorf("no cluster: %v", err)
 	}
 }
+
+// TestValuesBut: a plain endpoint URL is left out (with or without a
+// trailing '/'); one with a password or a query string stays, and its
+// password and long query values are added (short ones are not keys).
+func TestValuesBut(t *testing.T) {
+	proxy, keyed := "https://u:pw-456@proxy.example/graphql", "https://dd.example/?api_key=0123456789abcdef&v=1"
+	c := Credentials{Data: map[string][]byte{"address": []byte("https://api.example/"), "k": []byte("k-123"), "nerdgraph": []byte(proxy), "other": []byte(keyed)}}
+	got := c.ValuesBut("https://api.example", proxy, keyed)
+	if want := []string{"0123456789abcdef", keyed, proxy, "k-123", "pw-456"}; !slices.Equal(got, want) {
+		t.Errorf("ValuesBut = %q, want %q", got, want)
+	}
+}

@@ -3,7 +3,6 @@ package datadog
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -61,20 +60,5 @@ func (p *Provider) read(ctx context.Context, namespace, name string) (credential
 	if address == "" {
 		address = DefaultAddress
 	}
-	return credentials{address: address, apiKey: keys[0], appKey: keys[1], values: secretValues(creds, address)}, nil
-}
-
-// secretValues are the Secret's values for the redactor, but the address
-// when it carries no userinfo: errors name the host they could not reach.
-func secretValues(c provider.Credentials, address string) []string {
-	if u, err := url.Parse(address); err != nil || u.User != nil {
-		return c.Values()
-	}
-	var out []string
-	for _, v := range c.Values() {
-		if strings.TrimRight(v, "/") != address {
-			out = append(out, v)
-		}
-	}
-	return out
+	return credentials{address: address, apiKey: keys[0], appKey: keys[1], values: creds.ValuesBut(address)}, nil
 }

@@ -100,15 +100,12 @@ func (p *Provider) send(ctx context.Context, q query, c credentials) (provider.R
 	}
 	r.Header.Set("DD-API-KEY", c.apiKey)
 	r.Header.Set("DD-APPLICATION-KEY", c.appKey)
-	resp, err := httpfetch.Send(ctx, p.clients.For(false), r, httpfetch.MaxResponseBytes)
+	body, err := httpfetch.SendOK(ctx, p.clients.For(false), r, errorMessage)
 	if err != nil {
 		return provider.Result{}, err
 	}
-	if resp.Status != http.StatusOK {
-		return provider.Result{}, httpfetch.StatusError(resp, errorMessage(resp.Body))
-	}
 	if q.v2 {
-		return decodeV2(resp.Body)
+		return decodeV2(body)
 	}
-	return decodeV1(resp.Body)
+	return decodeV1(body)
 }

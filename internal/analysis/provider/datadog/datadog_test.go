@@ -161,7 +161,7 @@ func TestCredentialLookup(t *testing.T) {
 	p := func(d secrets, ref rampv1.DatadogSecretRef) (credentials, error) {
 		req := provider.Request{Run: &rampv1.AnalysisRun{}, Metric: rampv1.Metric{Provider: rampv1.MetricProvider{Datadog: &rampv1.DatadogMetric{SecretRef: ref}}}}
 		req.Run.Namespace = "team"
-		return New(d.deps()).credentials(context.Background(), req)
+		return New(d.Deps()).credentials(context.Background(), req)
 	}
 	d := secrets{"team/mine": keys("https://team.example"), "ctl/datadog": keys("https://ctl.example"), "ctl/mine": keys("https://ctlmine.example")}
 	for _, tc := range []struct {
@@ -225,7 +225,7 @@ func TestErrorsNameCauseNotSecret(t *testing.T) {
 			defer cancel()
 		}
 		req := provider.Request{Run: &rampv1.AnalysisRun{}, Metric: rampv1.Metric{Provider: rampv1.MetricProvider{Datadog: &rampv1.DatadogMetric{Query: "q"}}}}
-		res, err := New(tc.d.deps(), WithClock(func() time.Time { return now })).Measure(ctx, req)
+		res, err := New(tc.d.Deps(), WithClock(func() time.Time { return now })).Measure(ctx, req)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 			continue

@@ -35,7 +35,7 @@ func decodeV1(body []byte) (provider.Result, error) {
 		return provider.Result{}, fmt.Errorf("malformed response: %w", err)
 	}
 	if r.Status == "error" || r.Error != "" {
-		return provider.Result{}, fmt.Errorf("the query was refused: %s", httpfetch.Snippet([]byte(r.Error)))
+		return provider.Result{}, fmt.Errorf("the query was refused: %s", httpfetch.Excerpt(r.Error))
 	}
 	if len(r.Series) == 0 || len(r.Series[0].Pointlist) == 0 {
 		return provider.Result{Display: emptyDisplay}, nil
@@ -78,7 +78,7 @@ func decodeV2(body []byte) (provider.Result, error) {
 		return provider.Result{}, fmt.Errorf("malformed response: %w", err)
 	}
 	if msg := r.Errors + r.Data.Errors; msg != "" {
-		return provider.Result{}, fmt.Errorf("the query was refused: %s", httpfetch.Snippet([]byte(msg)))
+		return provider.Result{}, fmt.Errorf("the query was refused: %s", httpfetch.Excerpt(msg))
 	}
 	var numbers []*float64
 	found, grouped := false, false

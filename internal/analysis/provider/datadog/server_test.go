@@ -27,10 +27,8 @@ const (
 var now = time.Unix(1700000000, 0)
 
 // secrets are Secrets by "namespace/name" in the controller's namespace
-// "ctl"; deps() makes them the provider's dependencies.
-type secrets map[string]map[string][]byte
-
-func (s secrets) deps() providertest.Deps { return providertest.Deps{Secrets: s} }
+// "ctl"; Deps() makes them the provider's dependencies.
+type secrets = providertest.Secrets
 
 // answer is what the fake Datadog sends back.
 type answer struct {
@@ -101,7 +99,7 @@ func deps(address string) secrets {
 func measure(d secrets, m rampv1.DatadogMetric) (provider.Result, error) {
 	run := &rampv1.AnalysisRun{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "run"}}
 	req := provider.Request{Run: run, Metric: rampv1.Metric{Name: "m", Provider: rampv1.MetricProvider{Datadog: &m}}}
-	return New(d.deps(), WithClock(func() time.Time { return now })).Measure(context.Background(), req)
+	return New(d.Deps(), WithClock(func() time.Time { return now })).Measure(context.Background(), req)
 }
 
 // v2Body is the documented request body of a v2 query.

@@ -16,3 +16,16 @@ func TestExcerpt(t *testing.T) {
 		t.Errorf("cut: %q (%d bytes)", got, len(got))
 	}
 }
+
+// TestExcerptInvalidUTF8: invalid bytes become '?' and the text around
+// them is kept, short or cut (a byte-wise trim to valid UTF-8 lost a long
+// text whose first byte was invalid, and let a short one through as is).
+func TestExcerptInvalidUTF8(t *testing.T) {
+	if got := Excerpt("bad \xff key"); got != "bad ? key" {
+		t.Errorf("short: %q", got)
+	}
+	got := Excerpt("\xff" + strings.Repeat("a", 300))
+	if got != "?"+strings.Repeat("a", MaxExcerpt-1)+"..." {
+		t.Errorf("long: %q", got)
+	}
+}

@@ -1,8 +1,10 @@
 // Package httpfetch is what the HTTP-based metric providers (prometheus,
-// web) share: a pair of clients (verifying, and for `insecure: true`) that
-// enforce the controller's provider.HTTPPolicy (policy.go), and one request
-// with a size limit whose errors name the method, scheme and host only,
-// never the path, query string, headers or body (they may hold secrets).
+// web, the vendor APIs) share: a pair of clients (verifying, and for
+// `insecure: true`) that enforce the controller's provider.HTTPPolicy
+// (policy.go), and one request with a size limit whose errors name the
+// method, scheme and host only, never the path, query string, headers or
+// body (they may hold secrets); for vendor APIs, SendOK and StatusError
+// (status.go) name a refused answer, quoting at most an Excerpt of it.
 package httpfetch
 
 import (

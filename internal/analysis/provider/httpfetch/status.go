@@ -1,16 +1,13 @@
 package httpfetch
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
-
-// snippetBytes bounds the part of a vendor's error body an error quotes.
-const snippetBytes = 256
 
 // StatusError is the error of a non-2xx answer from a vendor API: the
 // status, what it means (credentials refused, rate limited and when to retry
@@ -25,14 +22,34 @@ func StatusError(resp Response, message string) error {
 		what = "rate limited" + retryAfter(resp.Header)
 	case code >= 500:
 		what = "server error"
-	default:
+	case code >= 400:
 		what = "request refused"
+	default: // a 2xx other than 200, a redirect not followed: not a refusal
+		what = "unexpected status"
 	}
-	text := fmt.Sprintf("HTTP %d %s: %s", resp.Status, http.StatusText(resp.Status), what)
-	if message = Snippet([]byte(message)); message != "" {
+	text := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", resp.Status, http.StatusText(resp.Status))) + ": " + what // a code Go has no name for: none
+	if message = Excerpt(message); message != "" {
 		text += ": " + message
 	}
 	return fmt.Errorf("%s", text)
+}
+
+// SendOK is Send to a vendor API that answers 200: the body of a 200, or
+// else StatusError with the vendor's message as message finds it in the
+// body (nil message: the body itself).
+func SendOK(ctx context.Context, client *http.Client, r *http.Request, message func(body []byte) string) ([]byte, error) {
+	resp, err := Send(ctx, client, r, MaxResponseBytes)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status != http.StatusOK {
+		msg := string(resp.Body)
+		if message != nil {
+			msg = message(resp.Body)
+		}
+		return nil, StatusError(resp, msg)
+	}
+	return resp.Body, nil
 }
 
 // retryAfter names when a rate limit lifts: Retry-After (RFC 9110), else
@@ -40,31 +57,17 @@ func StatusError(resp Response, message string) error {
 func retryAfter(h http.Header) string {
 	var parts []string
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		parts = append(parts, "Retry-After "+Snippet([]byte(v)))
+		parts = append(parts, "Retry-After "+Excerpt(v))
 	} else if v := strings.TrimSpace(h.Get("X-RateLimit-Reset")); v != "" {
-		parts = append(parts, "resets in "+Snippet([]byte(v))+"s")
+		parts = append(parts, "resets in "+Excerpt(v)+"s")
 	}
 	if v := strings.TrimSpace(h.Get("X-RateLimit-Name")); v != "" {
-		parts = append(parts, "limit "+Snippet([]byte(v)))
+		parts = append(parts, "limit "+Excerpt(v))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// Snippet is at most snippetBytes of b on one line, cut at a rune
-// boundary, for quoting a vendor's message in an error.
-func Snippet(b []byte) string {
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "?")), " ")
-	if len(s) <= snippetBytes {
-		return s
-	}
-	cut := snippetBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }
 
 // ForDeps is NewClients with the policy of deps (the zero policy for nil

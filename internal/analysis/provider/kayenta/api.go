@@ -61,7 +61,10 @@ func (p *Provider) start(ctx context.Context, base *url.URL, m *rampv1.KayentaMe
 		body.Scopes[s.Name] = scopePair{ControlScope: s.ControlScope, ExperimentScope: s.ExperimentScope}
 	}
 	body.Thresholds.Pass, body.Thresholds.Marginal = m.Threshold.Pass, m.Threshold.Marginal
-	run := base.JoinPath("canary", id)
+	run, err := segmentURL(base, "canary", id)
+	if err != nil {
+		return provider.Result{}, fmt.Errorf("kayenta: canary config %q: %w", m.CanaryConfigName, err)
+	}
 	run.RawQuery = url.Values{
 		"application":              {m.Application},
 		"metricsAccountName":       {m.MetricsAccountName},
@@ -82,6 +85,21 @@ func (p *Provider) start(ctx context.Context, base *url.URL, m *rampv1.KayentaMe
 		Metadata: map[string]string{rampv1.KayentaExecutionIDMetadataKey: started.CanaryExecutionID},
 		ResumeAt: p.now().Add(ResumeDelay),
 	}, nil
+}
+
+// segmentURL is base with each of segs appended as one escaped path
+// segment: a '/', '?', '#' or '%' in a segment (an id from Kayenta's
+// answer) stays inside it; "." and ".." are refused (they would climb the
+// path: JoinPath cleans them).
+func segmentURL(base *url.URL, segs ...string) (*url.URL, error) {
+	escaped := make([]string, len(segs))
+	for i, s := range segs {
+		if s == "." || s == ".." {
+			return nil, fmt.Errorf("id %q is not a path segment", s)
+		}
+		escaped[i] = url.PathEscape(s) // JoinPath takes escaped elements
+	}
+	return base.JoinPath(escaped...), nil
 }
 
 // execution is the part of GET /canary/{executionId} the provider reads
@@ -150,14 +168,11 @@ func (p *Provider) call(ctx context.Context, method string, u *url.URL, in, out 
 	if in != nil {
 		r.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := httpfetch.Send(ctx, p.clients.For(false), r, httpfetch.MaxResponseBytes)
+	answer, err := httpfetch.SendOK(ctx, p.clients.For(false), r, errorMessage)
 	if err != nil {
 		return err
 	}
-	if resp.Status != http.StatusOK {
-		return httpfetch.StatusError(resp, errorMessage(resp.Body))
-	}
-	if err := json.Unmarshal(resp.Body, out); err != nil {
+	if err := json.Unmarshal(answer, out); err != nil {
 		return fmt.Errorf("malformed response: %w", err)
 	}
 	return nil

@@ -29,6 +29,12 @@ import (
 // execution again (upstream's).
 const ResumeDelay = 15 * time.Second
 
+// MaxExecution bounds how long a measurement waits for an execution to
+// complete: an execution still incomplete this long after the measurement
+// started is an Error (upstream polls for ever; see docs/conformance.md),
+// so a stuck Kayenta costs at most MaxExecution/ResumeDelay reads.
+const MaxExecution = time.Hour
+
 // RequestTimeout bounds each request (upstream's HTTP client timeout).
 const RequestTimeout = 15 * time.Second
 
@@ -67,12 +73,12 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	id := req.InFlight.Metadata[rampv1.KayentaExecutionIDMetadataKey]
 	meta := map[string]string{rampv1.KayentaExecutionIDMetadataKey: id}
 	switch {
+	case req.Terminate: // no request: whatever the id, the run's end ends the wait
+		return provider.Result{Phase: rampv1.AnalysisPhaseSuccessful, Message: rampv1.AnalysisMessageMetricTerminated, Metadata: meta}, nil
 	case !validID(id):
 		// Status is writable by whoever may patch the run: the id goes in a
 		// URL path only as a single plain segment.
 		return provider.Result{}, fmt.Errorf("kayenta: in-flight measurement's %s metadata %q is not an execution id", rampv1.KayentaExecutionIDMetadataKey, id)
-	case req.Terminate:
-		return provider.Result{Phase: rampv1.AnalysisPhaseSuccessful, Message: rampv1.AnalysisMessageMetricTerminated, Metadata: meta}, nil
 	}
 	res, err := p.poll(ctx, base, id, m.Threshold)
 	if err != nil {
@@ -80,6 +86,9 @@ func (p *Provider) Measure(ctx context.Context, req provider.Request) (provider.
 	}
 	res.Metadata = meta
 	if res.Phase == rampv1.AnalysisPhaseRunning {
+		if s := req.InFlight.StartedAt; s != nil && p.now().Sub(s.Time) >= MaxExecution {
+			return provider.Result{}, fmt.Errorf("kayenta: execution %s: not complete %s after it started", id, MaxExecution)
+		}
 		res.ResumeAt = p.now().Add(ResumeDelay)
 	}
 	return res, nil

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
@@ -133,13 +135,16 @@ func TestJudgement(t *testing.T) {
 }
 
 // TestTerminate: terminating an in-flight measurement ends it Successful
-// with upstream's "Metric Terminated", without a request.
+// with upstream's "Metric Terminated", without a request, whatever its
+// execution id (a tampered one is not sent anywhere).
 func TestTerminate(t *testing.T) {
 	m := rampv1.Metric{Provider: rampv1.MetricProvider{Kayenta: metric("http://127.0.0.1:1")}}
-	in := &rampv1.Measurement{Metadata: map[string]string{"canaryExecutionId": "abc"}}
-	res, err := newProvider().Measure(context.Background(), provider.Request{Metric: m, InFlight: in, Terminate: true})
-	if err != nil || res.Phase != rampv1.AnalysisPhaseSuccessful || res.Message != "Metric Terminated" {
-		t.Errorf("%+v, %v", res, err)
+	for _, id := range []string{"abc", "../canaryConfig", ""} {
+		in := &rampv1.Measurement{Metadata: map[string]string{"canaryExecutionId": id}}
+		res, err := newProvider().Measure(context.Background(), provider.Request{Metric: m, InFlight: in, Terminate: true})
+		if err != nil || res.Phase != rampv1.AnalysisPhaseSuccessful || res.Message != "Metric Terminated" {
+			t.Errorf("id %q: %+v, %v", id, res, err)
+		}
 	}
 }
 
@@ -217,4 +222,62 @@ func FuzzJudge(f *testing.F) {
 			t.Errorf("%q: a verdict with no score", body)
 		}
 	})
+}
+
+// TestConfigIDIsOneSegment: a canary config id from Kayenta's answer is
+// one escaped path segment of the execution's URL ('/', '?', '#' and '%'
+// stay inside it); "." and ".." are refused before any request.
+func TestConfigIDIsOneSegment(t *testing.T) {
+	for _, tc := range []struct{ id, path, err string }{
+		{"a/b?c#d%e", "/canary/a%2Fb%3Fc%23d%25e", ""},
+		{"../../admin", "/canary/..%2F..%2Fadmin", ""},
+		{"..", "", `canary config "my-test": id ".." is not a path segment`},
+	} {
+		var posted []string
+		var mu sync.Mutex
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet {
+				b, _ := json.Marshal([]map[string]string{{"id": tc.id, "name": "my-test"}})
+				_, _ = w.Write(b)
+				return
+			}
+			mu.Lock()
+			posted = append(posted, r.URL.EscapedPath())
+			mu.Unlock()
+			_, _ = io.WriteString(w, `{"canaryExecutionId":"e1"}`)
+		}))
+		m := rampv1.Metric{Provider: rampv1.MetricProvider{Kayenta: metric(srv.URL)}}
+		_, err := newProvider().Measure(context.Background(), provider.Request{Metric: m})
+		srv.Close()
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.HasSuffix(err.Error(), tc.err) || len(posted) != 0 {
+				t.Errorf("id %q: posted %v, error %v; want %q and no request", tc.id, posted, err, tc.err)
+			}
+		case err != nil || len(posted) != 1 || posted[0] != tc.path:
+			t.Errorf("id %q: posted %v, error %v; want one POST to %s", tc.id, posted, err, tc.path)
+		}
+	}
+}
+
+// TestExecutionBounded: an execution still incomplete MaxExecution after
+// the measurement started is an Error naming it, after one last read;
+// before that it stays Running.
+func TestExecutionBounded(t *testing.T) {
+	srv := fakeKayenta(t, 1000, 0)
+	m := rampv1.Metric{Provider: rampv1.MetricProvider{Kayenta: metric(srv.URL)}}
+	for _, tc := range []struct {
+		age  time.Duration
+		want string
+	}{{MaxExecution - time.Second, ""}, {MaxExecution, "kayenta: execution 01HEXEC-42: not complete 1h0m0s after it started"}} {
+		started := metav1.NewTime(now.Add(-tc.age))
+		in := &rampv1.Measurement{StartedAt: &started, Metadata: map[string]string{"canaryExecutionId": "01HEXEC-42"}}
+		res, err := newProvider().Measure(context.Background(), provider.Request{Metric: m, InFlight: in})
+		switch {
+		case tc.want == "" && (err != nil || res.Phase != rampv1.AnalysisPhaseRunning):
+			t.Errorf("age %s: %+v, %v; want Running", tc.age, res, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want):
+			t.Errorf("age %s: %+v, %v; want %q", tc.age, res, err, tc.want)
+		}
+	}
 }

@@ -114,9 +114,11 @@ func (p *Provider) profile(ctx context.Context, m *rampv1.NewRelicMetric) (profi
 			return profile{}, fmt.Errorf("secret %s: %s must be us, eu or staging", creds.Ref, rampv1.NewRelicRegionKey)
 		}
 	}
-	var values []string // every value but the endpoint's URL and the region, for errors to name the host
-	for _, v := range creds.Values() {
-		if v != url && v != creds.Get(rampv1.NewRelicRegionKey) {
+	// Every value but the endpoint's URL (errors name its host) and the
+	// region (a name such as "us" masked raw would mangle any text).
+	var values []string
+	for _, v := range creds.ValuesBut(url) {
+		if v != creds.Get(rampv1.NewRelicRegionKey) {
 			values = append(values, v)
 		}
 	}

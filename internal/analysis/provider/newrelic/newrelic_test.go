@@ -20,10 +20,8 @@ import (
 const testKey = "NRAK-0123456789ABCDEFGHIJKLMNOPQ"
 
 // secrets are Secrets by "namespace/name" in the controller's namespace
-// "ctl"; deps() makes them the provider's dependencies.
-type secrets map[string]map[string][]byte
-
-func (s secrets) deps() providertest.Deps { return providertest.Deps{Secrets: s} }
+// "ctl"; Deps() makes them the provider's dependencies.
+type secrets = providertest.Secrets
 
 // answer is what the fake NerdGraph sends back.
 type answer struct {
@@ -84,7 +82,7 @@ func profileAt(srv *httptest.Server, key string) secrets {
 
 func measure(ctx context.Context, d secrets, m rampv1.NewRelicMetric) (provider.Result, error) {
 	req := provider.Request{Run: &rampv1.AnalysisRun{}, Metric: rampv1.Metric{Provider: rampv1.MetricProvider{NewRelic: &m}}}
-	return New(d.deps(), nil).Measure(ctx, req)
+	return New(d.Deps(), nil).Measure(ctx, req)
 }
 
 const nrql = "FROM Transaction SELECT percentage(count(*), WHERE httpResponseCode != 500) as successRate"
@@ -122,7 +120,7 @@ func TestMeasure(t *testing.T) {
 // non-integer account and an unknown region are errors naming the Secret.
 func TestProfile(t *testing.T) {
 	p := func(d secrets, profileName string) (profile, error) {
-		return New(d.deps(), nil).profile(context.Background(), &rampv1.NewRelicMetric{Profile: profileName})
+		return New(d.Deps(), nil).profile(context.Background(), &rampv1.NewRelicMetric{Profile: profileName})
 	}
 	keys := func(kv ...string) map[string][]byte {
 		m := map[string][]byte{"personal-api-key": []byte(testKey), "account-id": []byte("42")}
@@ -239,4 +237,21 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("%q: success with no value", body)
 		}
 	})
+}
+
+// TestURLPasswordMasked: a base-url-nerdgraph carrying a password in its
+// userinfo is masked when NerdGraph echoes it; a plain one is not (errors
+// name the host), with the region not masked either.
+func TestURLPasswordMasked(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = io.WriteString(w, "proxy for https://ops:pr0xy-pa55@"+r.Host+" at us-east: upstream down")
+	}))
+	defer srv.Close()
+	withPassword := strings.Replace(srv.URL, "http://", "http://ops:pr0xy-pa55@", 1) + "/graphql"
+	d := secrets{"ctl/newrelic": {"personal-api-key": []byte(testKey), "account-id": []byte("1234"), "region": []byte("us"), "base-url-nerdgraph": []byte(withPassword)}}
+	_, err := measure(context.Background(), d, rampv1.NewRelicMetric{Query: nrql})
+	if err == nil || strings.Contains(err.Error(), "pa55") || !strings.Contains(err.Error(), "us-east") {
+		t.Errorf("error %v: the password shows, or the region was masked", err)
+	}
 }

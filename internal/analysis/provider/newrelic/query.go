@@ -65,20 +65,21 @@ func (p *Provider) query(ctx context.Context, prof profile, nrql string, timeout
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json")
 	r.Header.Set("API-Key", prof.apiKey)
-	resp, err := httpfetch.Send(ctx, p.clients.For(false), r, httpfetch.MaxResponseBytes)
+	answer, err := httpfetch.SendOK(ctx, p.clients.For(false), r, errorMessage)
 	if err != nil {
 		return provider.Result{}, err
 	}
-	if resp.Status != http.StatusOK {
-		var g graphQLResponse
-		_ = json.Unmarshal(resp.Body, &g) // the message, if the body is NerdGraph's
-		msg := string(resp.Body)
-		if len(g.Errors) > 0 {
-			msg = g.Errors[0].Message
-		}
-		return provider.Result{}, httpfetch.StatusError(resp, msg)
+	return decode(answer)
+}
+
+// errorMessage is NerdGraph's first error message in an error body, else
+// the body.
+func errorMessage(body []byte) string {
+	var g graphQLResponse
+	if json.Unmarshal(body, &g) == nil && len(g.Errors) > 0 {
+		return g.Errors[0].Message
 	}
-	return decode(resp.Body)
+	return string(body)
 }
 
 // decode is the result of a NerdGraph answer: upstream's one row as a map,
@@ -94,7 +95,7 @@ func decode(body []byte) (provider.Result, error) {
 		for _, e := range g.Errors {
 			msgs = append(msgs, strings.TrimSpace(classOf(e.Extensions.ErrorClass)+" "+e.Message))
 		}
-		return provider.Result{}, fmt.Errorf("NerdGraph: %s", httpfetch.Snippet([]byte(strings.Join(msgs, "; "))))
+		return provider.Result{}, fmt.Errorf("NerdGraph: %s", httpfetch.Excerpt(strings.Join(msgs, "; ")))
 	}
 	nrql := g.Data.Actor.Account.NRQL
 	if nrql == nil {

@@ -39,3 +39,10 @@ func (d Deps) Secret(_ context.Context, namespace, name string) (map[string][]by
 	}
 	return nil, fmt.Errorf("secret %s/%s not found", namespace, name)
 }
+
+// Secrets are Secrets by "namespace/name", as a test writes them.
+type Secrets map[string]map[string][]byte
+
+// Deps are s as a provider's dependencies: namespace "ctl", the zero HTTP
+// policy.
+func (s Secrets) Deps() Deps { return Deps{Secrets: s} }

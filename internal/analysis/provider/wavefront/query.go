@@ -34,14 +34,11 @@ func (p *Provider) query(ctx context.Context, address, token, q string, at time.
 	}
 	r.Header.Set("Authorization", "Bearer "+token)
 	r.Header.Set("Accept", "application/json")
-	resp, err := httpfetch.Send(ctx, p.clients.For(false), r, httpfetch.MaxResponseBytes)
+	body, err := httpfetch.SendOK(ctx, p.clients.For(false), r, errorMessage)
 	if err != nil {
 		return provider.Result{}, err
 	}
-	if resp.Status != http.StatusOK {
-		return provider.Result{}, httpfetch.StatusError(resp, errorMessage(resp.Body))
-	}
-	return decode(resp.Body, at)
+	return decode(body, at)
 }
 
 // chartResponse is the part of the chart API's answer the provider reads:
@@ -49,7 +46,7 @@ func (p *Provider) query(ctx context.Context, address, token, q string, at time.
 type chartResponse struct {
 	Warnings   string `json:"warnings"`
 	TimeSeries []struct {
-		Data [][]float64 `json:"data"`
+		Data [][]*float64 `json:"data"` // a null decodes to nil, not 0
 	} `json:"timeseries"`
 }
 
@@ -79,7 +76,7 @@ func decode(body []byte, at time.Time) (provider.Result, error) {
 	}
 	meta := map[string]string{}
 	if r.Warnings != "" {
-		meta[rampv1.WavefrontWarningsMetadataKey] = httpfetch.Snippet([]byte(r.Warnings))
+		meta[rampv1.WavefrontWarningsMetadataKey] = httpfetch.Excerpt(r.Warnings)
 	}
 	if len(values) == 1 {
 		meta[rampv1.WavefrontTimestampsMetadataKey], meta[rampv1.WavefrontDriftMetadataKey] = times[0], drifts[0]
@@ -90,22 +87,35 @@ func decode(body []byte, at time.Time) (provider.Result, error) {
 	return provider.Result{Value: values, Display: list(shown), Metadata: meta}, nil
 }
 
+// maxEpoch bounds a point's time (epoch seconds; ±1e15 is some 30
+// million years): the stored timestamps and drifts are its int64.
+const maxEpoch = 1e15
+
 // closest is the value and time of the point nearest to at (the first of
-// equals).
-func closest(points [][]float64, at float64) (float64, float64, error) {
-	best, found := 0, false
+// equals). A point whose value is null is a gap, passed over: decoded as
+// a number it would be 0, which a `result < x` condition passes (see
+// docs/conformance.md); a null time is malformed.
+func closest(points [][]*float64, at float64) (float64, float64, error) {
+	best := -1
 	for i, pt := range points {
-		if len(pt) != 2 {
+		switch {
+		case len(pt) != 2:
 			return 0, 0, fmt.Errorf("malformed response: a point has %d values, not [time, value]", len(pt))
+		case pt[0] == nil:
+			return 0, 0, errors.New("malformed response: a point has a null time")
+		case math.Abs(*pt[0]) > maxEpoch: // int64 of it would be any number
+			return 0, 0, fmt.Errorf("malformed response: point time %g is not epoch seconds", *pt[0])
+		case pt[1] == nil:
+			continue
 		}
-		if !found || math.Abs(pt[0]-at) < math.Abs(points[best][0]-at) {
-			best, found = i, true
+		if best < 0 || math.Abs(*pt[0]-at) < math.Abs(*points[best][0]-at) {
+			best = i
 		}
 	}
-	if !found {
+	if best < 0 {
 		return 0, 0, errors.New("no data points")
 	}
-	return points[best][1], points[best][0], nil
+	return *points[best][1], *points[best][0], nil
 }
 
 // errorMessage is Wavefront's message in an error body

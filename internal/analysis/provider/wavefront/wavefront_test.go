@@ -27,12 +27,8 @@ const testToken = "wf-token-0123456789abcdef"
 var now = time.Unix(1700000000, 0)
 
 // secrets are Secrets by "namespace/name" in the controller's namespace
-// "ctl"; deps() makes them the provider's dependencies.
-type secrets map[string]map[string][]byte
-
-func (s secrets) deps() providertest.Deps {
-	return providertest.Deps{Secrets: s, Policy: provider.HTTPPolicy{AllowLinkLocal: true}}
-}
+// "ctl"; Deps() makes them the provider's dependencies.
+type secrets = providertest.Secrets
 
 type answer struct {
 	status int
@@ -83,7 +79,9 @@ func tokens(kv ...string) secrets {
 }
 
 func measure(ctx context.Context, d secrets, tr *http.Transport, m rampv1.WavefrontMetric) (provider.Result, error) {
-	p := New(d.deps(), tr)
+	deps := d.Deps()
+	deps.Policy.AllowLinkLocal = true // keeps the transport's dialer, which reaches the server as example.com
+	p := New(deps, tr)
 	p.now = func() time.Time { return now }
 	return p.Measure(ctx, provider.Request{Run: &rampv1.AnalysisRun{}, Metric: rampv1.Metric{Provider: rampv1.MetricProvider{Wavefront: &m}}})
 }
@@ -177,4 +175,24 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("%q: success with no value", body)
 		}
 	})
+}
+
+// TestNullPointIsAGap: a point whose value is null is passed over (it is
+// not 0, which `result < x` would pass); a series of null points is an
+// error, and so is a null time or one no int64 of epoch seconds holds.
+func TestNullPointIsAGap(t *testing.T) {
+	at := time.Unix(1700000000, 0)
+	res, err := decode([]byte(`{"timeseries":[{"data":[[1700000000,null],[1700000100,0.5]]}]}`), at)
+	if err != nil || res.Value != 0.5 || res.Metadata["drift"] != "100" {
+		t.Errorf("%#v, %v; want 0.5 at drift 100", res, err)
+	}
+	for body, want := range map[string]string{
+		`{"timeseries":[{"data":[[1700000000,null]]}]}`: "series 0: no data points",
+		`{"timeseries":[{"data":[[null,1]]}]}`:          "series 0: malformed response: a point has a null time",
+		`{"timeseries":[{"data":[[1e300,1]]}]}`:         "series 0: malformed response: point time 1e+300 is not epoch seconds",
+	} {
+		if res, err := decode([]byte(body), at); err == nil || err.Error() != want {
+			t.Errorf("%s: %#v, %v; want %q", body, res, err, want)
+		}
+	}
 }
