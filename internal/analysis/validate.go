@@ -177,8 +177,8 @@ func ValidateRunFields(retention []rampv1.MeasurementRetention, ttl *rampv1.TTLS
 	return nil
 }
 
-// providers counts the providers set in p (a non-nil pointer, a non-empty
-// plugin map), whatever fields the API grows.
+// providers counts the providers set in p (a non-nil pointer, each entry
+// of the plugin map), whatever fields the API grows.
 func providers(p rampv1.MetricProvider) int {
 	n := 0
 	v := reflect.ValueOf(p)
@@ -190,9 +190,7 @@ func providers(p rampv1.MetricProvider) int {
 				n++
 			}
 		case reflect.Map:
-			if f.Len() > 0 {
-				n++
-			}
+			n += f.Len() // each plugin named is a provider
 		}
 	}
 	return n

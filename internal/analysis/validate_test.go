@@ -53,6 +53,8 @@ func TestValidateMetrics(t *testing.T) {
 			Prometheus: &rampv1.PrometheusMetric{}, Web: &rampv1.WebMetric{}}))}, "multiple providers specified"},
 		{"plugin provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
 			Plugin: map[string]apiextensionsv1.JSON{"acme/metric": {Raw: []byte(`{}`)}}}))}, ""},
+		{"two plugins, counted as two providers as upstream", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
+			Plugin: map[string]apiextensionsv1.JSON{"acme/a": {Raw: []byte(`{}`)}, "acme/b": {Raw: []byte(`{}`)}}}))}, "multiple providers specified"},
 		{"job provider", []rampv1.Metric{spec(provider(rampv1.MetricProvider{Job: &rampv1.JobMetric{}}))}, ""},
 		{"negative prometheus timeout", []rampv1.Metric{spec(provider(rampv1.MetricProvider{
 			Prometheus: &rampv1.PrometheusMetric{Timeout: ptrInt64(-1)}}))}, "metrics[0]: provider.prometheus.timeout: -1 must not be negative"},

@@ -18,6 +18,8 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
@@ -104,8 +106,8 @@ func Name(p rampv1.MetricProvider) string {
 	case p.Judge != nil:
 		return "judge"
 	}
-	for name := range p.Plugin {
-		return "plugin/" + name
+	if len(p.Plugin) > 0 { // several plugins are refused (analysis.ValidateMetrics); the first name, sorted, is deterministic
+		return "plugin/" + slices.Sorted(maps.Keys(p.Plugin))[0]
 	}
 	return ""
 }
