@@ -69,15 +69,15 @@ func renderRun(w io.Writer, run *rampv1.AnalysisRun, now time.Time) error {
 		fmt.Fprintf(&b, "Started:    %s ago\n", now.Sub(t.Time).Round(time.Second))
 	}
 	b.WriteString("\n")
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "METRIC\tPHASE\tMEASURED\tSUCCESSFUL\tFAILED\tINCONCLUSIVE\tERRORS\tLAST VALUE")
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0) // buffers into b: its writes fail only at Flush, which is checked
+	_, _ = fmt.Fprintln(tw, "METRIC\tPHASE\tMEASURED\tSUCCESSFUL\tFAILED\tINCONCLUSIVE\tERRORS\tLAST VALUE")
 	for _, m := range run.Status.MetricResults {
 		last := lastMeasurement(m)
 		value := "-"
 		if last != nil && last.Value != "" {
 			value = last.Value
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", m.Name, orDash(string(m.Phase)), m.Count, m.Successful, m.Failed, m.Inconclusive, m.Error, value)
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", m.Name, orDash(string(m.Phase)), m.Count, m.Successful, m.Failed, m.Inconclusive, m.Error, value)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
