@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
@@ -63,6 +64,8 @@ func decodeCSV(body []byte) ([]any, error) {
 				return nil, fmt.Errorf("the query failed: %s", httpfetch.Excerpt(row[t.errorCol]))
 			}
 			return nil, errors.New("the query failed")
+		case len(values) == provider.MaxValues:
+			return nil, tooMany()
 		case t.value < 0:
 			values = append(values, nil)
 		default:
@@ -121,4 +124,10 @@ func (t *table) cell(row []string, i int) (any, error) {
 		return nil, fmt.Errorf("_value %.40q is not a %s", s, typ)
 	}
 	return v, nil
+}
+
+// tooMany is the error of an answer with more than provider.MaxValues
+// values.
+func tooMany() error {
+	return fmt.Errorf("the answer has more than %d values: aggregate or filter in the query", provider.MaxValues)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/influxdb/influxdbtest"
 )
 
@@ -58,6 +59,22 @@ func TestDecodeCSV(t *testing.T) {
 				t.Fatalf("got %#v, want %#v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDecodeCSVBounded: an answer with more than provider.MaxValues
+// records is an error, whether the records have a _value or not, and
+// decoding stops there.
+func TestDecodeCSVBounded(t *testing.T) {
+	rows := strings.Repeat(",,0,1\n", provider.MaxValues)
+	for _, head := range []string{"#datatype,string,long,double\n,result,table,_value\n", ",result,table,mean\n"} {
+		if got, err := decodeCSV([]byte(head + rows)); err != nil || len(got) != provider.MaxValues {
+			t.Fatalf("%d values: %d, %v", provider.MaxValues, len(got), err)
+		}
+		_, err := decodeCSV([]byte(head + rows + ",,0,2\n"))
+		if want := "the answer has more than 100000 values: aggregate or filter in the query"; err == nil || err.Error() != want {
+			t.Fatalf("error %v, want %q", err, want)
+		}
 	}
 }
 
