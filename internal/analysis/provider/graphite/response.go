@@ -139,7 +139,7 @@ func parseFloat(s string) (float64, error) {
 // response: ..."), invalid JSON, or no values.
 func parse(status int, body []byte) (provider.Result, error) {
 	if status >= 400 {
-		return provider.Result{}, fmt.Errorf("error response (HTTP %d): %s", status, httpfetch.Excerpt(string(body)))
+		return provider.Result{}, fmt.Errorf("error response (HTTP %d): %s", status, httpfetch.Snippet(body))
 	}
 	first, err := firstSeries(body)
 	if errors.Is(err, errTooMany) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 )
@@ -57,6 +58,21 @@ func TestParse(t *testing.T) {
 				t.Errorf("display %q, want %q", res.Display, tc.display)
 			}
 		})
+	}
+}
+
+// TestParseErrorPageNotUTF8: an error page in Latin-1 is quoted (its
+// invalid bytes as '?'), not cut to nothing, and the message is valid
+// UTF-8 whatever the page.
+func TestParseErrorPageNotUTF8(t *testing.T) {
+	for body, want := range map[string]string{
+		"\xabInvalid target\xbb: " + strings.Repeat("x", 300): "error response (HTTP 400): ?Invalid target?: xxx",
+		"caf\xe9": "error response (HTTP 400): caf?",
+	} {
+		_, err := parse(400, []byte(body))
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !utf8.ValidString(err.Error()) {
+			t.Errorf("error %q, want prefix %q", err, want)
+		}
 	}
 }
 

@@ -61,7 +61,7 @@ func decodeCSV(body []byte) ([]any, error) {
 			}
 		case t.errorCol >= 0:
 			if t.errorCol < len(row) {
-				return nil, fmt.Errorf("the query failed: %s", httpfetch.Excerpt(row[t.errorCol]))
+				return nil, fmt.Errorf("the query failed: %s", httpfetch.Snippet([]byte(row[t.errorCol])))
 			}
 			return nil, errors.New("the query failed")
 		case len(values) == provider.MaxValues:

@@ -79,12 +79,12 @@ func errorMessage(body []byte) string {
 	if json.Unmarshal(body, &e) == nil {
 		switch {
 		case e.Code != "" && e.Message != "":
-			return httpfetch.Excerpt(e.Code + ": " + e.Message)
+			return httpfetch.Snippet([]byte(e.Code + ": " + e.Message))
 		case e.Message != "":
-			return httpfetch.Excerpt(e.Message)
+			return httpfetch.Snippet([]byte(e.Message))
 		case e.Error != "":
-			return httpfetch.Excerpt(e.Error)
+			return httpfetch.Snippet([]byte(e.Error))
 		}
 	}
-	return httpfetch.Excerpt(string(body))
+	return httpfetch.Snippet(body)
 }

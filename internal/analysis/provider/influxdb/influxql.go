@@ -73,12 +73,12 @@ func decodeInfluxQL(body []byte) ([]any, error) {
 		return nil, fmt.Errorf("invalid JSON response: %w", err)
 	}
 	if a.Error != "" {
-		return nil, fmt.Errorf("%s", httpfetch.Excerpt(a.Error))
+		return nil, fmt.Errorf("%s", httpfetch.Snippet([]byte(a.Error)))
 	}
 	var values []any
 	for _, res := range a.Results {
 		if res.Error != "" {
-			return nil, fmt.Errorf("statement %d: %s", res.StatementID, httpfetch.Excerpt(res.Error))
+			return nil, fmt.Errorf("statement %d: %s", res.StatementID, httpfetch.Snippet([]byte(res.Error)))
 		}
 		for _, s := range res.Series {
 			col := 0

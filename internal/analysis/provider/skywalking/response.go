@@ -25,7 +25,7 @@ func parse(status int, body []byte) (provider.Result, error) {
 	var a answer
 	if err := json.Unmarshal(body, &a); err != nil {
 		if status < 200 || status > 299 {
-			return provider.Result{}, fmt.Errorf("server returned HTTP %d: %s", status, httpfetch.Excerpt(string(body)))
+			return provider.Result{}, fmt.Errorf("server returned HTTP %d: %s", status, httpfetch.Snippet(body))
 		}
 		return provider.Result{}, fmt.Errorf("invalid JSON response: %w", err)
 	}
@@ -34,7 +34,7 @@ func parse(status int, body []byte) (provider.Result, error) {
 		for i, e := range a.Errors {
 			msgs[i] = e.Message
 		}
-		return provider.Result{}, fmt.Errorf("graphql: %s", httpfetch.Excerpt(strings.Join(msgs, "; ")))
+		return provider.Result{}, fmt.Errorf("graphql: %s", httpfetch.Snippet([]byte(strings.Join(msgs, "; "))))
 	}
 	if status < 200 || status > 299 {
 		return provider.Result{}, fmt.Errorf("server returned HTTP %d", status)
