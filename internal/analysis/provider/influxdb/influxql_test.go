@@ -54,7 +54,7 @@ func TestInfluxQL(t *testing.T) {
 	}
 	_, err := newProvider(secrets{"influxdb": {"address": addr, "database": "telegraf", "username": "admin", "password": "no"}}).
 		Measure(context.Background(), provider.Request{Metric: metric("", "influxql", "SELECT 1")})
-	if err == nil || err.Error() != "influxdb influxql query failed: HTTP 401: credentials refused: authorization failed" {
+	if err == nil || err.Error() != "influxdb influxql query failed: HTTP 401 Unauthorized: credentials refused: authorization failed" {
 		t.Errorf("bad password: %v", err)
 	}
 }
