@@ -20,6 +20,9 @@ import (
 // 1.8+ and 2.x accept) and username/password (basic authentication, which
 // every 1.x accepts) are optional.
 func influxQLRequest(m *rampv1.InfluxdbMetric, creds provider.Credentials) (*http.Request, error) {
+	if err := readOnly(m.Query); err != nil {
+		return nil, err
+	}
 	v, err := creds.Require("address")
 	if err != nil {
 		return nil, err

@@ -1,0 +1,55 @@
+package influxdb
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
+)
+
+// TestReadOnly: only statements that read are run; a write hidden after a
+// quote, a comment or an argument's injected semicolon is found; quoted
+// text and comments never count.
+func TestReadOnly(t *testing.T) {
+	for _, q := range []string{
+		`SELECT mean("rate") FROM "errors" WHERE "app" = 'good' AND time > now() - 5m`,
+		`select count(*) from m; SHOW DATABASES;`,
+		`SELECT "into" FROM m WHERE a = 'x; DROP DATABASE y' -- ; DROP DATABASE z`,
+		`SELECT a /* ; DROP DATABASE z */ FROM "semi;colon" WHERE b = 'it\'s; DROP'`,
+		"SELECT v FROM m\n",
+	} {
+		if err := readOnly(q); err != nil {
+			t.Errorf("%q: %v", q, err)
+		}
+	}
+	for q, want := range map[string]string{
+		`DROP DATABASE app_istio`:                                              `influxql statement 1 is "DROP": only SELECT and SHOW statements that read are run`,
+		`SELECT v FROM m WHERE app = 'x'; DROP DATABASE app; --'`:              `influxql statement 2 is "DROP"`,
+		`SELECT * INTO other FROM m`:                                           "influxql statement 1 is a SELECT ... INTO, which writes",
+		`SELECT v FROM m; create user a with password 'p' with all privileges`: `influxql statement 2 is "CREATE"`,
+		`'unterminated; DROP DATABASE x`:                                       "", // all quoted: no statement
+		`DELETE FROM m`:                                                        `influxql statement 1 is "DELETE"`,
+	} {
+		err := readOnly(q)
+		if (want == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), want)) {
+			t.Errorf("%q: error %v, want %q", q, err, want)
+		}
+	}
+}
+
+// TestInfluxQLWriteNotSent: a statement that writes is an Error and
+// InfluxDB receives nothing.
+func TestInfluxQLWriteNotSent(t *testing.T) {
+	var got atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { got.Add(1) }))
+	t.Cleanup(srv.Close)
+	p := newProvider(secrets{"influxdb": {"address": srv.URL, "database": "telegraf", "username": "admin", "password": token}})
+	_, err := p.Measure(context.Background(), provider.Request{Metric: metric("", "influxql", "SELECT 1; DROP DATABASE telegraf")})
+	if err == nil || !strings.HasPrefix(err.Error(), `influxdb: influxql statement 2 is "DROP"`) || got.Load() != 0 {
+		t.Fatalf("error %v, %d requests", err, got.Load())
+	}
+}
