@@ -31,30 +31,43 @@ func readOnly(query string) error {
 }
 
 // statements are the bare words (keywords, unquoted names, numbers) of each
-// statement of an InfluxQL text; quoted strings and identifiers and
-// comments (-- to the end of the line, /* */) are left out.
+// statement of an InfluxQL text; quoted strings and identifiers, regular
+// expressions (/.../ after =~, !~, FROM or a comma) and comments (-- to the
+// end of the line, /* */) are left out.
 func statements(q string) [][]string {
 	var (
 		all  [][]string
 		cur  []string
 		word strings.Builder
+		last string // the last word (upper case) or punctuation: whether a / opens a regex
 	)
 	endWord := func() {
 		if word.Len() > 0 {
 			cur = append(cur, word.String())
+			last = strings.ToUpper(word.String())
 			word.Reset()
 		}
+	}
+	skipTo := func(i int, end byte) int { // the index of the unescaped end after i
+		for i++; i < len(q) && q[i] != end; i++ {
+			if q[i] == '\\' {
+				i++
+			}
+		}
+		return i
 	}
 	for i := 0; i < len(q); i++ {
 		c := q[i]
 		switch {
 		case c == '\'' || c == '"':
 			endWord()
-			for i++; i < len(q) && q[i] != c; i++ {
-				if q[i] == '\\' {
-					i++
-				}
-			}
+			i, last = skipTo(i, c), "quoted"
+		case c == '/' && !strings.HasPrefix(q[i:], "/*") && (last == "~" || last == "FROM" || last == ","):
+			endWord()
+			i, last = skipTo(i, '/'), "regex"
+		case (c == '=' || c == '!') && strings.HasPrefix(q[i+1:], "~"):
+			endWord()
+			i, last = i+1, "~"
 		case strings.HasPrefix(q[i:], "--"):
 			endWord()
 			if n := strings.IndexByte(q[i:], '\n'); n >= 0 {
@@ -71,11 +84,14 @@ func statements(q string) [][]string {
 			}
 		case c == ';':
 			endWord()
-			all, cur = append(all, cur), nil
+			all, cur, last = append(all, cur), nil, ";"
 		case c == '_' || c >= 0x80 || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c)):
 			word.WriteByte(c)
 		default:
 			endWord()
+			if !unicode.IsSpace(rune(c)) {
+				last = string(c)
+			}
 		}
 	}
 	endWord()

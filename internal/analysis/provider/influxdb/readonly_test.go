@@ -21,6 +21,9 @@ func TestReadOnly(t *testing.T) {
 		`SELECT "into" FROM m WHERE a = 'x; DROP DATABASE y' -- ; DROP DATABASE z`,
 		`SELECT a /* ; DROP DATABASE z */ FROM "semi;colon" WHERE b = 'it\'s; DROP'`,
 		"SELECT v FROM m\n",
+		`SELECT v FROM m WHERE host =~ /a;b'c/ AND x = 1`,
+		`SELECT v FROM /cpu;.*/, /mem;'/ WHERE h !~ /x\/;y/`,
+		`SELECT a / b FROM m WHERE c = 4/2; SHOW MEASUREMENTS WITH MEASUREMENT =~ /;/`,
 	} {
 		if err := readOnly(q); err != nil {
 			t.Errorf("%q: %v", q, err)
@@ -33,6 +36,8 @@ func TestReadOnly(t *testing.T) {
 		`SELECT v FROM m; create user a with password 'p' with all privileges`: `influxql statement 2 is "CREATE"`,
 		`'unterminated; DROP DATABASE x`:                                       "", // all quoted: no statement
 		`DELETE FROM m`:                                                        `influxql statement 1 is "DELETE"`,
+		`SELECT v FROM m WHERE h !~ /x/; DROP DATABASE d`:                      `influxql statement 2 is "DROP"`,
+		`SELECT a / b FROM m; DROP DATABASE d; SELECT 1/2`:                     `influxql statement 2 is "DROP"`,
 	} {
 		err := readOnly(q)
 		if (want == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), want)) {
