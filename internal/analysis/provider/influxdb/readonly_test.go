@@ -58,3 +58,17 @@ func TestInfluxQLWriteNotSent(t *testing.T) {
 		t.Fatalf("error %v, %d requests", err, got.Load())
 	}
 }
+
+// FuzzReadOnly: no text panics the check, and a statement that writes
+// after a complete read is always found.
+func FuzzReadOnly(f *testing.F) {
+	for _, s := range []string{`SELECT v FROM m WHERE h =~ /a;b/`, `SELECT 'x\`, "/* a", "-- b", `SELECT "a\"b" FROM /x\/y/`, `SHOW DATABASES`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		_ = readOnly(q)
+		if err := readOnly("SELECT v FROM m WHERE a = '" + strings.ReplaceAll(strings.ReplaceAll(q, `\`, `\\`), "'", `\'`) + "'; DROP DATABASE d"); err == nil {
+			t.Fatalf("a DROP after a quoted %q was not found", q)
+		}
+	})
+}
