@@ -22,6 +22,7 @@ targets=(
   "./internal/analysis/provider/graphite FuzzParse"   # Graphite render API datapoints
   "./internal/analysis/provider/influxdb FuzzDecodeCSV"      # InfluxDB 2.x annotated CSV
   "./internal/analysis/provider/influxdb FuzzDecodeInfluxQL" # InfluxDB 1.x JSON
+  "./internal/analysis/provider/influxdb FuzzReadOnly"       # InfluxQL: only statements that read are sent
   "./internal/analysis/provider/skywalking FuzzParse" # SkyWalking GraphQL answers
   "./internal/lint FuzzParse"                         # lint's YAML decoding
   "./internal/analysis/provider/datadog FuzzDecode"   # Datadog v1 series and v2 scalar answers

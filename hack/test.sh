@@ -10,31 +10,9 @@ start=$SECONDS
 
 # The analysis e2e tests run real servers (they start and stop their own on
 # free loopback ports): Prometheus, Graphite (carbon-cache and graphite-web),
-# InfluxDB 1.x. Fresh CI machines get Debian's packages.
-# ensure_debian COMMAND PACKAGE...: install the packages unless COMMAND is on PATH.
-ensure_debian() {
-  local cmd=$1
-  shift
-  if command -v "$cmd" >/dev/null; then return 0; fi
-  if [ "$(id -u)" != 0 ]; then
-    echo "$cmd is not installed (the e2e tests need it) and this is not root:" \
-      "install it (apt-get install $*) or put it on PATH" >&2
-    return 1
-  fi
-  echo "== installing $* (apt)" >&2
-  # Packages start their daemons (prometheus on :9090, influxd on :8086)
-  # through invoke-rc.d/deb-systemd-invoke unless /usr/sbin/policy-rc.d
-  # forbids it (exit 101): install one for the duration of the install,
-  # setting any existing policy aside.
-  local policy=/usr/sbin/policy-rc.d rc=0
-  if [ -e "$policy" ]; then mv "$policy" "$policy.ramp-saved"; fi
-  printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy"
-  { [ -n "${apt_updated:-}" ] || apt-get update; } >&2 && apt_updated=1 &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >&2 || rc=$?
-  rm -f "$policy"
-  if [ -e "$policy.ramp-saved" ]; then mv "$policy.ramp-saved" "$policy"; fi
-  return "$rc"
-}
+# InfluxDB 1.x. Fresh CI machines get Debian's packages (hack/debian.sh).
+# shellcheck source=hack/debian.sh
+source hack/debian.sh
 ensure_debian prometheus prometheus
 ensure_debian carbon-cache graphite-carbon graphite-web
 ensure_debian graphite-manage graphite-web

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -24,11 +23,10 @@ import (
 // plain processes with a temporary configuration. hack/test.sh installs the
 // packages (graphite-carbon, graphite-web) when they are missing.
 type graphiteEnv struct {
-	url    string // http://127.0.0.1:port of graphite-web
-	line   string // carbon's plaintext receiver
-	dir    string
-	procs  []*exec.Cmd
-	exited []chan struct{}
+	url   string // http://127.0.0.1:port of graphite-web
+	line  string // carbon's plaintext receiver
+	dir   string
+	procs []*serverProcess
 }
 
 // startGraphite starts carbon-cache and graphite-web on free ports, waits
@@ -41,15 +39,7 @@ func startGraphite(t *testing.T) *graphiteEnv {
 		t.Fatalf("Graphite is not installed (run the suite with `make test`, which installs it, or apt-get install graphite-carbon graphite-web): %v", err)
 	}
 	g := &graphiteEnv{dir: t.TempDir()}
-	t.Cleanup(g.stop)
-	ports := make([]string, 4) // line, pickle, cache query, web
-	for i := range ports {
-		addr, err := freePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ports[i] = addr[strings.LastIndex(addr, ":")+1:]
-	}
+	ports := freePorts(t, 4) // line, pickle, cache query, web
 	g.line, g.url = "127.0.0.1:"+ports[0], "http://127.0.0.1:"+ports[3]
 	for _, dir := range []string{"conf", "whisper", "log"} {
 		if err := os.MkdirAll(filepath.Join(g.dir, dir), 0o755); err != nil {
@@ -95,17 +85,15 @@ DATABASES = {'default': {'NAME': '%[1]s/graphite.db', 'ENGINE': 'django.db.backe
 		}
 	}
 	began := time.Now()
-	g.run(t, "carbon", carbon, nil, "--config="+filepath.Join(g.dir, "conf/carbon.conf"),
-		"--pidfile="+filepath.Join(g.dir, "carbon.pid"), "--nodaemon", "start")
-	g.run(t, "web", manage, []string{"PYTHONPATH=" + g.dir, "GRAPHITE_SETTINGS_MODULE=ramp_graphite_settings"},
-		"runserver", "--noreload", "127.0.0.1:"+ports[3])
+	log := filepath.Join(g.dir, "log")
+	g.procs = append(g.procs, startServer(t, filepath.Join(log, "carbon.out"), carbon, nil,
+		"--config="+filepath.Join(g.dir, "conf/carbon.conf"), "--pidfile="+filepath.Join(g.dir, "carbon.pid"), "--nodaemon", "start"))
+	g.procs = append(g.procs, startServer(t, filepath.Join(log, "web.out"), manage,
+		[]string{"PYTHONPATH=" + g.dir, "GRAPHITE_SETTINGS_MODULE=ramp_graphite_settings"},
+		"runserver", "--noreload", "127.0.0.1:"+ports[3]))
 	eventually(t, 60*time.Second, "graphite ready", func() error {
-		for i, ch := range g.exited {
-			select {
-			case <-ch:
-				return fmt.Errorf("%s exited; log ends:\n%s", g.procs[i].Path, logTail(g.procs[i].Stdout.(*os.File).Name()))
-			default:
-			}
+		for _, p := range g.procs {
+			p.failIfExited(t)
 		}
 		c, err := net.DialTimeout("tcp", g.line, time.Second)
 		if err != nil {
@@ -117,33 +105,6 @@ DATABASES = {'default': {'NAME': '%[1]s/graphite.db', 'ENGINE': 'django.db.backe
 	})
 	t.Logf("graphite ready in %s: web %s, carbon plaintext %s, dir %s", time.Since(began).Round(time.Millisecond), g.url, g.line, g.dir)
 	return g
-}
-
-// run starts one process with its output in log/<name>.out; the kernel
-// stops it if the test binary dies first.
-func (g *graphiteEnv) run(t *testing.T, name, bin string, env []string, args ...string) {
-	t.Helper()
-	out, err := os.Create(filepath.Join(g.dir, "log", name+".out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); _ = out.Close(); close(exited) }()
-	g.procs, g.exited = append(g.procs, cmd), append(g.exited, exited)
-}
-
-// stop stops each process (stopProcess).
-func (g *graphiteEnv) stop() {
-	for i, cmd := range g.procs {
-		stopProcess(cmd.Process, g.exited[i])
-	}
 }
 
 // Write sends datapoints to carbon with its plaintext protocol: one

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -23,8 +22,6 @@ type influxEnv struct {
 	url            string // http://127.0.0.1:port
 	user, password string // its admin
 	dir            string
-	cmd            *exec.Cmd
-	exited         chan struct{}
 }
 
 // startInfluxDB starts influxd, creates its admin user (InfluxDB lets the
@@ -37,11 +34,8 @@ func startInfluxDB(t *testing.T, password, db string) *influxEnv {
 		t.Fatalf("influxd is not installed (run the suite with `make test`, which installs it, or apt-get install influxdb): %v", err)
 	}
 	ix := &influxEnv{user: "admin", password: password, dir: t.TempDir()}
-	rpc, err1 := freePort()
-	web, err2 := freePort()
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
+	ports := freePorts(t, 2)
+	rpc, web := "127.0.0.1:"+ports[0], "127.0.0.1:"+ports[1]
 	ix.url = "http://" + web
 	config := filepath.Join(ix.dir, "influxdb.conf")
 	err = os.WriteFile(config, []byte(fmt.Sprintf(`reporting-disabled = true
@@ -64,31 +58,15 @@ bind-address = %[2]q
 		t.Fatal(err)
 	}
 	logPath := filepath.Join(ix.dir, "influxd.log")
-	out, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	began := time.Now()
-	ix.cmd = exec.Command(bin, "run", "-config", config)
-	ix.cmd.Stdout, ix.cmd.Stderr = out, out
-	ix.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	if err := ix.cmd.Start(); err != nil {
-		t.Fatalf("start influxd: %v", err)
-	}
-	ix.exited = make(chan struct{})
-	go func() { _ = ix.cmd.Wait(); _ = out.Close(); close(ix.exited) }()
-	t.Cleanup(ix.stop)
+	p := startServer(t, logPath, bin, nil, "run", "-config", config)
 	eventually(t, 60*time.Second, "influxd answers /ping", func() error {
-		select {
-		case <-ix.exited:
-			t.Fatalf("influxd exited; log ends:\n%s", logTail(logPath))
-		default:
-		}
+		p.failIfExited(t)
 		_, err := ix.call(http.MethodGet, "/ping", nil, false)
 		return err
 	})
 	ready := time.Since(began)
-	if _, err := ix.call(http.MethodPost, "/query", url.Values{"q": {fmt.Sprintf("CREATE USER %s WITH PASSWORD '%s' WITH ALL PRIVILEGES", ix.user, password)}}, false); err != nil {
+	if _, err := ix.call(http.MethodPost, "/query", url.Values{"q": {fmt.Sprintf("CREATE USER %s WITH PASSWORD '%s' WITH ALL PRIVILEGES", ix.user, influxQLString(password))}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ix.call(http.MethodPost, "/query", url.Values{"q": {"CREATE DATABASE " + db}}, true); err != nil {
@@ -139,4 +117,7 @@ func (ix *influxEnv) Write(t *testing.T, db string, lines ...string) {
 	}
 }
 
-func (ix *influxEnv) stop() { stopProcess(ix.cmd.Process, ix.exited) }
+// influxQLString escapes s for an InfluxQL string literal ('...').
+func influxQLString(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s)
+}

@@ -34,7 +34,7 @@ func influxRuns(t *testing.T, ns string, metric func(profile string) string, pro
 		t.Errorf("bad: measurements %+v, want [0.5]", m)
 	}
 	run := waitRun(t, ns, "denied", 60*time.Second, rampv1.AnalysisPhaseError)
-	if m := run.Status.MetricResults[0].Measurements; len(m) != 1 || !strings.Contains(m[0].Message, "HTTP 401: credentials refused") {
+	if m := run.Status.MetricResults[0].Measurements; len(m) != 1 || !strings.Contains(m[0].Message, "HTTP 401 Unauthorized: credentials refused") {
 		t.Errorf("denied: measurements %+v, want an error naming the refused credentials", m)
 	}
 }

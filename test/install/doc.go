@@ -5,5 +5,7 @@
 // and entrypoint. With RAMP_E2E_KUBECONFIG and RAMP_KUBECTL set (hack/test.sh
 // sets them), both installs are also applied to the local control plane
 // with a server-side dry run, and the namespace-scoped chart's RBAC for real,
-// under which the controller (RAMP_CONTROLLER_BIN) must become ready.
+// under which the controller (RAMP_CONTROLLER_BIN) must become ready. It
+// also checks hack/debian.sh, which installs the e2e servers on a fresh CI
+// machine, with a fake apt-get.
 package install

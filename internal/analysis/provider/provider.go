@@ -43,6 +43,15 @@ type Request struct {
 	Terminate bool
 }
 
+// MaxValues bounds the values of one measurement (a query's records, a
+// series' datapoints): a provider decoding an answer with more stops there
+// with an error naming the bound, so that a careless query or a hostile
+// server cannot make one measurement hold millions of values (a 16 MiB
+// answer held 8 million and 600 MiB of heap). No condition needs more; the
+// stored value is cut at 4 KiB anyway, and upstream fails to store a value
+// past etcd's 1.5 MiB request limit.
+const MaxValues = 100000
+
 // Result is what a provider measured.
 type Result struct {
 	// Value is what the metric's conditions see as `result`: float64 for a

@@ -12,10 +12,6 @@ const ProviderName = "graphite"
 // deps: the zero policy).
 func init() {
 	provider.Register(ProviderName, func(d provider.HTTPDeps) *Provider {
-		var policy provider.HTTPPolicy
-		if d != nil {
-			policy = d.HTTPPolicy()
-		}
-		return New(httpfetch.NewClients(nil, policy))
+		return New(httpfetch.ForDeps(nil, d))
 	})
 }

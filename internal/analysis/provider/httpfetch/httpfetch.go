@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
@@ -128,7 +129,30 @@ func Cause(ctx context.Context, err error) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return ue.Err
+		err = ue.Err
 	}
-	return err
+	return withoutSource(err)
 }
+
+// withoutSource is err with the local address taken out of the network
+// error it holds ("read tcp 127.0.0.1:41234->10.0.0.7:8086: ..." reads
+// "read tcp 10.0.0.7:8086: ..."): the local port differs on every
+// connection, and a measurement's message must be the same for the same
+// failure. The result still wraps err.
+func withoutSource(err error) error {
+	var oe *net.OpError
+	if !errors.As(err, &oe) || oe.Source == nil {
+		return err
+	}
+	bare := *oe
+	bare.Source = nil
+	return sourceless{msg: strings.ReplaceAll(err.Error(), oe.Error(), bare.Error()), err: err}
+}
+
+type sourceless struct {
+	msg string
+	err error
+}
+
+func (s sourceless) Error() string { return s.msg }
+func (s sourceless) Unwrap() error { return s.err }

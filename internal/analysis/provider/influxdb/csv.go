@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/httpfetch"
 )
 
@@ -63,6 +64,8 @@ func decodeCSV(body []byte) ([]any, error) {
 				return nil, fmt.Errorf("the query failed: %s", httpfetch.Excerpt(row[t.errorCol]))
 			}
 			return nil, errors.New("the query failed")
+		case len(values) == provider.MaxValues:
+			return nil, tooMany()
 		case t.value < 0:
 			values = append(values, nil)
 		default:
@@ -88,30 +91,43 @@ func (t *table) cell(row []string, i int) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	typ := "string"
-	if i < len(t.types) {
-		typ = t.types[i]
+	typ := "string" // a table without a #datatype annotation
+	if t.types != nil {
+		typ = "" // a #datatype row shorter than the header: no type
+		if i < len(t.types) {
+			typ = t.types[i]
+		}
 	}
 	var (
 		v   any
 		err error
 	)
-	switch {
-	case typ == "double":
+	switch typ {
+	case "double":
 		v, err = strconv.ParseFloat(s, 64)
-	case typ == "long":
+	case "long":
 		v, err = strconv.ParseInt(s, 10, 64)
-	case typ == "unsignedLong":
+	case "unsignedLong":
 		v, err = strconv.ParseUint(s, 10, 64)
-	case typ == "boolean":
+	case "boolean":
 		v, err = strconv.ParseBool(s)
-	case strings.HasPrefix(typ, "dateTime"):
+	case "dateTime:RFC3339", "dateTime:RFC3339Nano":
 		v, err = time.Parse(time.RFC3339Nano, s)
-	default: // string, duration, base64Binary: as written
+	case "duration":
+		v, err = time.ParseDuration(s)
+	case "string", "base64Binary": // base64Binary as written: see docs/conformance.md
 		v = s
+	default:
+		return nil, fmt.Errorf("_value has the unknown datatype %.40q", typ)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("_value %.40q is not a %s", s, typ)
 	}
 	return v, nil
+}
+
+// tooMany is the error of an answer with more than provider.MaxValues
+// values.
+func tooMany() error {
+	return fmt.Errorf("the answer has more than %d values: aggregate or filter in the query", provider.MaxValues)
 }

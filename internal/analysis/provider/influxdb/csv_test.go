@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ramp-rollouts/ramp/internal/analysis/provider"
 	"github.com/ramp-rollouts/ramp/internal/analysis/provider/influxdb/influxdbtest"
 )
 
@@ -23,6 +24,11 @@ func TestDecodeCSV(t *testing.T) {
 		{"boolean", influxdbtest.Table("boolean", "true"), []any{true}, ""},
 		{"string", influxdbtest.Table("string", `"a,b"`), []any{"a,b"}, ""},
 		{"dateTime", influxdbtest.Table("dateTime:RFC3339", "2026-01-01T00:00:00Z"), []any{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, ""},
+		{"duration, as upstream's client", influxdbtest.Table("duration", "1m30s"), []any{90 * time.Second}, ""},
+		{"base64Binary as written", influxdbtest.Table("base64Binary", "aGk="), []any{"aGk="}, ""},
+		{"unknown datatype", influxdbtest.Table("decimal", "1.5"), nil, `row 5: _value has the unknown datatype "decimal"`},
+		{"datatype row too short", "#datatype,string\r\n,result,_value\r\n,,1\r\n", nil, `row 3: _value has the unknown datatype ""`},
+		{"dateTime, unknown format", influxdbtest.Table("dateTime:unix", "1"), nil, `unknown datatype "dateTime:unix"`},
 		{"default annotation", "#datatype,string,long,double\r\n#group,false,false,false\r\n#default,_result,,7\r\n,result,table,_value\r\n,,0,\r\n", []any{7.0}, ""},
 		{"no _value column", "#datatype,string,long,double\r\n#group,false,false,false\r\n#default,_result,,\r\n,result,table,mean\r\n,,0,1\r\n", []any{nil}, ""},
 		{"no annotations", ",result,table,_value\r\n,,0,1.5\r\n", []any{"1.5"}, ""},
@@ -53,6 +59,22 @@ func TestDecodeCSV(t *testing.T) {
 				t.Fatalf("got %#v, want %#v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDecodeCSVBounded: an answer with more than provider.MaxValues
+// records is an error, whether the records have a _value or not, and
+// decoding stops there.
+func TestDecodeCSVBounded(t *testing.T) {
+	rows := strings.Repeat(",,0,1\n", provider.MaxValues)
+	for _, head := range []string{"#datatype,string,long,double\n,result,table,_value\n", ",result,table,mean\n"} {
+		if got, err := decodeCSV([]byte(head + rows)); err != nil || len(got) != provider.MaxValues {
+			t.Fatalf("%d values: %d, %v", provider.MaxValues, len(got), err)
+		}
+		_, err := decodeCSV([]byte(head + rows + ",,0,2\n"))
+		if want := "the answer has more than 100000 values: aggregate or filter in the query"; err == nil || err.Error() != want {
+			t.Fatalf("error %v, want %q", err, want)
+		}
 	}
 }
 

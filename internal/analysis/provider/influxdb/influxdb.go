@@ -101,14 +101,14 @@ func (p *Provider) measure(ctx context.Context, m *rampv1.InfluxdbMetric, creds 
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, Timeout, fmt.Errorf("timed out after %s", Timeout))
 	defer cancel()
-	resp, err := send(ctx, p.clients.For(false), hr.WithContext(ctx))
+	resp, err := httpfetch.Send(ctx, p.clients.For(false), hr.WithContext(ctx), httpfetch.MaxResponseBytes)
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("influxdb %s query failed: %w", lang, err)
 	}
-	if resp.status < 200 || resp.status > 299 {
-		return provider.Result{}, fmt.Errorf("influxdb %s query failed: %w", lang, statusError(resp))
+	if resp.Status < 200 || resp.Status > 299 {
+		return provider.Result{}, fmt.Errorf("influxdb %s query failed: %w", lang, httpfetch.StatusError(resp, errorMessage(resp.Body)))
 	}
-	values, err := decode(resp.body)
+	values, err := decode(resp.Body)
 	if err != nil {
 		return provider.Result{}, fmt.Errorf("influxdb %s query failed: %w", lang, err)
 	}

@@ -137,14 +137,14 @@ func TestErrors(t *testing.T) {
 		want    string
 	}{
 		{"bad token", with("authToken", "wrong-"+token), "", "q",
-			"influxdb flux query failed: HTTP 401: credentials refused: unauthorized: unauthorized access"},
+			"influxdb flux query failed: HTTP 401 Unauthorized: credentials refused: unauthorized: unauthorized access"},
 		{"token echoed", with("address", echo.URL), "", "q",
-			"influxdb flux query failed: HTTP 401: credentials refused: unauthorized: token Token ***** (*****) is not valid"},
+			"influxdb flux query failed: HTTP 401 Unauthorized: credentials refused: unauthorized: token Token ***** (*****) is not valid"},
 		{"unknown org", with("org", "other-org"), "", "q",
-			`influxdb flux query failed: HTTP 404: request refused: not found: organization name "*****" not found`}, // the org is a value of the Secret: redacted
+			`influxdb flux query failed: HTTP 404 Not Found: request refused: not found: organization name "*****" not found`}, // the org is a value of the Secret: redacted
 		{"rate limited", with("address", limitedSrv.URL), "", "q",
-			"influxdb flux query failed: HTTP 429: rate limited (Retry-After 30): too many requests: org ***** has exceeded"},
-		{"compile error", good, "", "bogus", "influxdb flux query failed: HTTP 400: request refused: invalid: compilation failed"},
+			"influxdb flux query failed: HTTP 429 Too Many Requests: rate limited (Retry-After 30): too many requests: org ***** has exceeded"},
+		{"compile error", good, "", "bogus", "influxdb flux query failed: HTTP 400 Bad Request: request refused: invalid: compilation failed"},
 		{"no results", good, "", "empty", "influxdb: no results returned from flux query"},
 		{"keys missing", with("org", ""), "", "q", "influxdb: secret argo-rollouts/influxdb has no org"},
 		{"unreachable", with("address", closed.URL), "", "q", "influxdb flux query failed: POST *****: dial tcp"},

@@ -3,6 +3,7 @@ package influxdb
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -19,6 +20,9 @@ import (
 // 1.8+ and 2.x accept) and username/password (basic authentication, which
 // every 1.x accepts) are optional.
 func influxQLRequest(m *rampv1.InfluxdbMetric, creds provider.Credentials) (*http.Request, error) {
+	if err := readOnly(m.Query); err != nil {
+		return nil, err
+	}
 	v, err := creds.Require("address")
 	if err != nil {
 		return nil, err
@@ -53,8 +57,8 @@ type influxQLAnswer struct {
 		StatementID int    `json:"statement_id"`
 		Error       string `json:"error"`
 		Series      []struct {
-			Columns []string `json:"columns"`
-			Values  [][]any  `json:"values"`
+			Columns []string        `json:"columns"`
+			Values  json.RawMessage `json:"values"` // decoded row by row, up to provider.MaxValues
 		} `json:"series"`
 	} `json:"results"`
 	Error string `json:"error"`
@@ -84,17 +88,43 @@ func decodeInfluxQL(body []byte) ([]any, error) {
 			if len(s.Columns) > 1 && s.Columns[0] == "time" {
 				col = 1
 			}
-			for _, row := range s.Values {
-				if col >= len(row) {
-					return nil, fmt.Errorf("a row has %d columns, not %d", len(row), len(s.Columns))
-				}
-				v, err := scalar(row[col])
-				if err != nil {
-					return nil, err
-				}
-				values = append(values, v)
+			var err error
+			if values, err = appendRows(values, s.Values, col, len(s.Columns)); err != nil {
+				return nil, err
 			}
 		}
+	}
+	return values, nil
+}
+
+// appendRows appends column col of each row of a series' values (a JSON
+// array of rows, or null) to values, stopping with an error past
+// provider.MaxValues values: only the rows kept are decoded.
+func appendRows(values []any, raw json.RawMessage, col, columns int) ([]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return values, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, errors.New("a series' values are not an array of rows")
+	}
+	for dec.More() {
+		if len(values) == provider.MaxValues {
+			return nil, tooMany()
+		}
+		var row []any
+		if err := dec.Decode(&row); err != nil {
+			return nil, fmt.Errorf("invalid JSON response: %w", err)
+		}
+		if col >= len(row) {
+			return nil, fmt.Errorf("a row has %d columns, not %d", len(row), columns)
+		}
+		v, err := scalar(row[col])
+		if err != nil {
+			return nil, err
+		}
+		values = append(values, v)
 	}
 	return values, nil
 }

@@ -54,7 +54,7 @@ func TestInfluxQL(t *testing.T) {
 	}
 	_, err := newProvider(secrets{"influxdb": {"address": addr, "database": "telegraf", "username": "admin", "password": "no"}}).
 		Measure(context.Background(), provider.Request{Metric: metric("", "influxql", "SELECT 1")})
-	if err == nil || err.Error() != "influxdb influxql query failed: HTTP 401: credentials refused: authorization failed" {
+	if err == nil || err.Error() != "influxdb influxql query failed: HTTP 401 Unauthorized: credentials refused: authorization failed" {
 		t.Errorf("bad password: %v", err)
 	}
 }
@@ -74,6 +74,8 @@ func TestDecodeInfluxQL(t *testing.T) {
 		{"short row", `{"results":[{"series":[{"columns":["time","v"],"values":[[1]]}]}]}`, nil, "a row has 1 columns, not 2"},
 		{"object value", `{"results":[{"series":[{"columns":["time","v"],"values":[[1,{}]]}]}]}`, nil, "a value is a map"},
 		{"not json", `<html>`, nil, "invalid JSON response"},
+		{"values not rows", `{"results":[{"series":[{"columns":["time","v"],"values":{"a":1}}]}]}`, nil, "a series' values are not an array of rows"},
+		{"a row not an array", `{"results":[{"series":[{"columns":["time","v"],"values":[[1,2],3]}]}]}`, nil, "invalid JSON response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := decodeInfluxQL([]byte(tc.body))
@@ -87,6 +89,24 @@ func TestDecodeInfluxQL(t *testing.T) {
 				t.Fatalf("got %#v, %v; want %#v", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestDecodeInfluxQLBounded: an answer with more than provider.MaxValues
+// rows, over several series, is an error.
+func TestDecodeInfluxQLBounded(t *testing.T) {
+	series := func(n int) string {
+		return `{"columns":["time","v"],"values":[` + strings.TrimSuffix(strings.Repeat("[1,2],", n), ",") + `]}`
+	}
+	half := provider.MaxValues / 2
+	body := `{"results":[{"series":[` + series(half) + `]},{"series":[` + series(half) + `]}]}`
+	if got, err := decodeInfluxQL([]byte(body)); err != nil || len(got) != provider.MaxValues {
+		t.Fatalf("%d values: %d, %v", provider.MaxValues, len(got), err)
+	}
+	body = `{"results":[{"series":[` + series(half) + `]},{"series":[` + series(half) + "," + series(1) + `]}]}`
+	_, err := decodeInfluxQL([]byte(body))
+	if want := "the answer has more than 100000 values: aggregate or filter in the query"; err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
 	}
 }
 

@@ -12,10 +12,6 @@ const ProviderName = "influxdb"
 // controller's HTTP policy (nil deps: no Secrets, the zero policy).
 func init() {
 	provider.Register(ProviderName, func(d provider.CredentialDeps) *Provider {
-		var policy provider.HTTPPolicy
-		if d != nil {
-			policy = d.HTTPPolicy()
-		}
-		return New(d, httpfetch.NewClients(nil, policy))
+		return New(d, httpfetch.ForDeps(nil, d))
 	})
 }

@@ -22,6 +22,12 @@ type answer struct {
 // Errors in the answer (whatever the status), an answer that is not JSON
 // (the status when not 2xx), and a null data are errors, as upstream.
 func parse(status int, body []byte) (provider.Result, error) {
+	if jsonValues(body, provider.MaxValues) > provider.MaxValues {
+		if status < 200 || status > 299 {
+			return provider.Result{}, fmt.Errorf("server returned HTTP %d: %s", status, httpfetch.Excerpt(string(body)))
+		}
+		return provider.Result{}, fmt.Errorf("the answer has more than %d JSON values: narrow the query", provider.MaxValues)
+	}
 	var a answer
 	if err := json.Unmarshal(body, &a); err != nil {
 		if status < 200 || status > 299 {
@@ -47,4 +53,25 @@ func parse(status int, body []byte) (provider.Result, error) {
 		return provider.Result{}, fmt.Errorf("could not marshal results: %w", err)
 	}
 	return provider.Result{Value: a.Data, Display: string(display)}, nil
+}
+
+// jsonValues is about how many values a JSON text holds (scalars, arrays
+// and objects; not an object's keys), counted up to limit+1 without
+// decoding anything: one, plus each comma and opening bracket outside a
+// string (an empty array or object counts one more than it holds). It
+// bounds what decoding the text into an any tree may allocate: a 16 MiB
+// answer of small numbers took 5 s and 400 MiB of heap.
+func jsonValues(b []byte, limit int) int {
+	n, inString := 1, false
+	for i := 0; i < len(b) && n <= limit; i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ',' || c == '[' || c == '{'):
+			n++
+		}
+	}
+	return n
 }

@@ -156,6 +156,27 @@ func TestParse(t *testing.T) {
 
 // FuzzParse: no answer panics the decoder; a result always has a value
 // and a display that is its JSON, an error neither.
+// TestParseBounded: an answer of more than provider.MaxValues JSON values
+// is an error before it is decoded (a non-2xx one names its status);
+// commas and brackets inside strings do not count.
+func TestParseBounded(t *testing.T) {
+	values := func(n int) string { return strings.TrimSuffix(strings.Repeat("0,", n), ",") }
+	// {"data":{"a":[...],"s":""}}: the two objects, the array and s count one each.
+	fits := `{"data":{"a":[` + values(provider.MaxValues-4) + `],"s":"` + strings.Repeat(`,[{\"`, provider.MaxValues) + `"}}`
+	if res, err := parse(200, []byte(fits)); err != nil || len(res.Value.(map[string]any)["a"].([]any)) != provider.MaxValues-4 {
+		t.Fatalf("%d values: %v", provider.MaxValues, err)
+	}
+	over := `{"data":{"a":[` + values(provider.MaxValues-2) + `]}}`
+	_, err := parse(200, []byte(over))
+	if want := "the answer has more than 100000 JSON values: narrow the query"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	_, err = parse(502, []byte(over))
+	if err == nil || !strings.HasPrefix(err.Error(), `server returned HTTP 502: {"data":{"a":[0,0,`) {
+		t.Errorf("error %v, want the status", err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{"data":{"a":[{"value":1}]}}`, `{"errors":[{"message":"x"}]}`, `{"data":null}`, `[]`, `"x"`, `{`, ``} {
 		f.Add(200, []byte(s))
