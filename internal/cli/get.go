@@ -61,11 +61,11 @@ func (f *getFlags) check() error {
 	return fmt.Errorf("unknown output format %q: use json or yaml", f.output)
 }
 
-func newGetRollout(e *env) *cobra.Command {
-	var f getFlags
-	cmd := &cobra.Command{
-		Use: "rollout NAME", Aliases: []string{"ro"}, Args: cobra.ExactArgs(1),
-		Short: "Show a rollout: status, steps, weights, images, and its revisions' ReplicaSets, pods and AnalysisRuns",
+// getOne is a `get KIND NAME` command: its flags checked, the client and
+// namespace resolved, then show writes the object named to out.
+func getOne(e *env, f *getFlags, use, alias, short string, show func(ctx context.Context, c client.WithWatch, ns, name string, out io.Writer) error) *cobra.Command {
+	return &cobra.Command{
+		Use: use + " NAME", Aliases: []string{alias}, Args: cobra.ExactArgs(1), Short: short,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
 				return err
@@ -74,9 +74,17 @@ func newGetRollout(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runGetRollout(cmd.Context(), c, ns, args[0], f, e.streams.Out)
+			return show(cmd.Context(), c, ns, args[0], e.streams.Out)
 		},
 	}
+}
+
+func newGetRollout(e *env) *cobra.Command {
+	var f getFlags
+	cmd := getOne(e, &f, "rollout", "ro", "Show a rollout: status, steps, weights, images, and its revisions' ReplicaSets, pods and AnalysisRuns",
+		func(ctx context.Context, c client.WithWatch, ns, name string, out io.Writer) error {
+			return runGetRollout(ctx, c, ns, name, f, out)
+		})
 	f.add(cmd)
 	cmd.Flags().BoolVar(&f.noColor, "no-color", false, "no ANSI colours (also off when NO_COLOR is set or output is not a terminal)")
 	return cmd

@@ -23,20 +23,10 @@ import (
 
 func newGetAnalysisRun(e *env) *cobra.Command {
 	var f getFlags
-	cmd := &cobra.Command{
-		Use: "analysisrun NAME", Aliases: []string{"ar"}, Args: cobra.ExactArgs(1),
-		Short: "Show an AnalysisRun: phase, and per metric its counts and last measurement with its metadata",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check(); err != nil {
-				return err
-			}
-			c, ns, err := getClient(e)
-			if err != nil {
-				return err
-			}
-			return runGetAnalysisRun(cmd.Context(), c, ns, args[0], f, e.streams.Out)
-		},
-	}
+	cmd := getOne(e, &f, "analysisrun", "ar", "Show an AnalysisRun: phase, and per metric its counts and last measurement with its metadata",
+		func(ctx context.Context, c client.WithWatch, ns, name string, out io.Writer) error {
+			return runGetAnalysisRun(ctx, c, ns, name, f, out)
+		})
 	cmd.Flags().StringVarP(&f.output, "output", "o", "", "json or yaml: print the run's status instead of text")
 	return cmd
 }

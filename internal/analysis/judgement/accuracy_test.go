@@ -42,6 +42,9 @@ func accuracy(b *testing.B, reps int, effect float64) {
 		}
 		b.ReportMetric(100*float64(equalPass)/float64(reps), "equal-pass-%")
 		b.ReportMetric(100*float64(detected)/float64(reps), "detect+20%-%")
+		if 2*equalPass < reps || 2*detected < reps { // not the goal: a judge that always or never fails is broken
+			b.Errorf("equal canaries passed %d/%d, +20%% caught %d/%d: at most one right in two", equalPass, reps, detected, reps)
+		}
 	}
 }
 
