@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
 )
 
 // TestSecurityHeaders: every answer, page or API, carries the CSP, nosniff,
