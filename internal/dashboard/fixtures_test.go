@@ -164,8 +164,10 @@ func testServer(t *testing.T, cfg Config) *Server {
 func do(t *testing.T, h http.Handler, method, target string, body string, header http.Header) *httptest.ResponseRecorder {
 	t.Helper()
 	r := httptest.NewRequest(method, target, strings.NewReader(body))
-	for k, v := range header {
-		r.Header[k] = v
+	for k, vs := range header {
+		for _, v := range vs {
+			r.Header.Add(k, v)
+		}
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
@@ -192,6 +194,10 @@ func session(t *testing.T, h http.Handler) http.Header {
 	}
 	tok := decode[map[string]any](t, w)["csrfToken"].(string)
 	cookie := w.Result().Cookies()[0]
-	return http.Header{"Cookie": {cookie.Name + "=" + cookie.Value}, csrfHeader: {tok}, "Origin": {"http://example.com"},
-		"Content-Type": {"application/json"}}
+	out := http.Header{}
+	out.Set("Cookie", cookie.Name+"="+cookie.Value)
+	out.Set(csrfHeader, tok)
+	out.Set("Origin", "http://example.com") // httptest's Host
+	out.Set("Content-Type", "application/json")
+	return out
 }
