@@ -1,6 +1,9 @@
 package dashboard
 
 import (
+	"context"
+	"fmt"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,11 +14,37 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 )
 
+// watchedKind is a kind the dashboard caches, with its list type and the
+// name RBAC gives it.
+type watchedKind struct {
+	obj      client.Object
+	list     client.ObjectList
+	resource string
+}
+
 // watched are the kinds the dashboard caches: what the pages show. Never
 // Secrets.
-func watched() []client.Object {
-	return []client.Object{&rampv1.Rollout{}, &appsv1.ReplicaSet{}, &corev1.Pod{}, &rampv1.AnalysisRun{},
-		&rampv1.Experiment{}, &corev1.Event{}}
+func watched() []watchedKind {
+	return []watchedKind{
+		{&rampv1.Rollout{}, &rampv1.RolloutList{}, "rollouts.argoproj.io"},
+		{&appsv1.ReplicaSet{}, &appsv1.ReplicaSetList{}, "replicasets.apps"},
+		{&corev1.Pod{}, &corev1.PodList{}, "pods"},
+		{&rampv1.AnalysisRun{}, &rampv1.AnalysisRunList{}, "analysisruns.argoproj.io"},
+		{&rampv1.Experiment{}, &rampv1.ExperimentList{}, "experiments.argoproj.io"},
+		{&corev1.Event{}, &corev1.EventList{}, "events"},
+	}
+}
+
+// preflight lists one object of each watched kind in every namespace, so
+// an identity that may not fails at start naming the kind, instead of
+// informers retrying forever.
+func preflight(ctx context.Context, c client.Reader) error {
+	for _, k := range watched() {
+		if err := c.List(ctx, k.list, client.Limit(1)); err != nil {
+			return fmt.Errorf("the dashboard lists and watches %s in every namespace, and this identity cannot: %w", k.resource, err)
+		}
+	}
+	return nil
 }
 
 // rolloutOf is the Rollout a change of obj concerns: the Rollout itself,

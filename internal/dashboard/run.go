@@ -69,14 +69,17 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 	if err != nil {
 		return err
 	}
+	if err := preflight(ctx, writer); err != nil {
+		return err
+	}
 	hub := NewHub(Render(cache), 256)
-	for _, obj := range watched() {
-		inf, err := cache.GetInformer(ctx, obj, crcache.BlockUntilSynced(false))
+	for _, k := range watched() {
+		inf, err := cache.GetInformer(ctx, k.obj, crcache.BlockUntilSynced(false))
 		if err != nil {
-			return fmt.Errorf("watch %T: %w", obj, err)
+			return fmt.Errorf("watch %s: %w", k.resource, err)
 		}
 		if _, err := inf.AddEventHandler(handler(hub)); err != nil {
-			return fmt.Errorf("watch %T: %w", obj, err)
+			return fmt.Errorf("watch %s: %w", k.resource, err)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -84,7 +87,7 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 	cacheDone := make(chan error, 1)
 	go func() { cacheDone <- cache.Start(ctx) }()
 	if !cache.WaitForCacheSync(ctx) {
-		return fmt.Errorf("the informers did not sync (can this identity list and watch rollouts, replicasets, pods, analysisruns, experiments and events in every namespace?)")
+		return fmt.Errorf("the informers did not sync before the dashboard was stopped")
 	}
 	go hub.Run(ctx, coalesceWindow)
 	sc := Config{Reader: cache, Writer: writer, Actions: o.EnableActions, Hub: hub, Log: log, Authn: Local{Name: o.User}}
