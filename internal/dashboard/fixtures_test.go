@@ -82,7 +82,7 @@ func world() []client.Object {
 	return []client.Object{ro("shop", "web"), ro("bank", "ledger"), rs("aaa", "1"), rs("bbb", "2"), run, ev, other}
 }
 
-func scheme(t *testing.T) *runtime.Scheme {
+func scheme(t testing.TB) *runtime.Scheme {
 	t.Helper()
 	s := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(s); err != nil {
