@@ -91,6 +91,9 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "resourceVersion is required: the version of the rollout you decided on")
 		return
 	}
+	if !s.authorize(w, r, rolloutsAccess("get", ns)) {
+		return
+	}
 	// The Rollout as it is now, from the API server, not the cache.
 	ro := &rampv1.Rollout{}
 	if err := s.cfg.Writer.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, ro); err != nil {
