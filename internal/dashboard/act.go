@@ -185,7 +185,7 @@ func (s *Server) apply(ctx context.Context, ro *rampv1.Rollout, patches []action
 			if patches[0] == action.Unpause && s.send(ctx, ro, action.Pause, verb+" (taken back)", u) == nil {
 				return err
 			}
-			return &halfApplied{fmt.Errorf("%s: the rollout was unpaused but the promotion failed (%v), and pausing it again failed: pause it by hand", verb, err)}
+			return &halfApplied{fmt.Errorf("%s: the rollout was unpaused but the promotion failed (%w), and pausing it again failed: pause it by hand", verb, err)}
 		}
 	}
 	return nil

@@ -176,8 +176,7 @@ func TestActionConflict(t *testing.T) {
 	}
 
 	rec = &recorder{}
-	var c2 client.WithWatch
-	c2 = fakeClient(t, rec, func(ctx context.Context, cl client.WithWatch) {
+	c2 := fakeClient(t, rec, func(ctx context.Context, cl client.WithWatch) {
 		// Someone else changes the rollout just before our patch lands.
 		var ro rampv1.Rollout
 		if err := cl.Get(ctx, types.NamespacedName{Namespace: "shop", Name: "web"}, &ro); err == nil {

@@ -122,8 +122,7 @@ func fakeClient(t *testing.T, rec *recorder, beforePatch func(context.Context, c
 		rec.mu.Unlock()
 		return err
 	}
-	var c client.WithWatch
-	c = fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(world()...).
+	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(world()...).
 		WithStatusSubresource(&rampv1.Rollout{}).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Patch: func(ctx context.Context, cl client.WithWatch, obj client.Object, p client.Patch, o ...client.PatchOption) error {

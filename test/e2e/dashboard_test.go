@@ -81,7 +81,7 @@ func TestDashboardAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 			t.Fatalf("GET %s: %v", path, err)
 		}
@@ -96,7 +96,7 @@ func TestDashboardAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stream.Body.Close()
+	defer func() { _ = stream.Body.Close() }()
 	events := make(chan string, 100)
 	go func() {
 		r := bufio.NewReader(stream.Body)
@@ -115,7 +115,9 @@ func TestDashboardAPI(t *testing.T) {
 	if code := get("/api/session", &session); code != 200 || session.CSRFToken == "" {
 		t.Fatalf("session: %d %+v", code, session)
 	}
-	var list struct{ Items []struct{ Namespace, Name, Step string } }
+	var list struct {
+		Items []struct{ Namespace, Name, Step string }
+	}
 	if code := get("/api/rollouts", &list); code != 200 || !strings.Contains(fmt.Sprint(list.Items), ns+" "+name+" 1/8") {
 		t.Errorf("list: %d %+v", code, list.Items)
 	}
@@ -134,7 +136,7 @@ func TestDashboardAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer resp.Body.Close()
+		defer func() { _ = resp.Body.Close() }()
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
