@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
@@ -47,6 +48,9 @@ func Render(c client.Reader) func(types.NamespacedName) (Message, bool) {
 	}
 }
 
+// keepAliveEvery is how often a quiet event stream sends a comment line.
+const keepAliveEvery = 25 * time.Second
+
 // events streams rollout changes as Server-Sent Events until the browser
 // leaves or the hub drops it; each message is sent only if the user may
 // list rollouts in its namespace.
@@ -66,10 +70,18 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Flush()
+	// A comment line now and then keeps proxies from closing a quiet stream.
+	keepAlive := time.NewTicker(keepAliveEvery)
+	defer keepAlive.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-keepAlive.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			f.Flush()
 		case m, open := <-sub.C:
 			if !open {
 				// Dropped for falling behind: say so; the page reloads.
