@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -30,12 +31,10 @@ type ActionRequest struct {
 // Actions are the verbs the dashboard serves, as the CLI names them.
 var Actions = []string{"promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo", "set-image"}
 
-// errRefused is an action the Rollout's state does not allow (nothing to
+// build is the patches of one action on ro, exactly what the CLI sends. An
+// error is an action the Rollout's state does not allow (nothing to
 // promote, no such revision or container).
-type errRefused struct{ error }
-
-// build is the patches of one action on ro, exactly what the CLI sends.
-func build(verb string, ro *rampv1.Rollout, rss []appsv1.ReplicaSet, req ActionRequest, s *Server) ([]action.Patch, error) {
+func build(verb string, ro *rampv1.Rollout, rss []appsv1.ReplicaSet, req ActionRequest, now time.Time) ([]action.Patch, error) {
 	var ps []action.Patch
 	var err error
 	switch verb {
@@ -50,7 +49,7 @@ func build(verb string, ro *rampv1.Rollout, rss []appsv1.ReplicaSet, req ActionR
 	case "resume":
 		ps = []action.Patch{action.Unpause}
 	case "restart":
-		ps = []action.Patch{action.Restart(s.cfg.Now())}
+		ps = []action.Patch{action.Restart(now)}
 	case "undo":
 		var p action.Patch
 		p, _, err = action.Undo(ro, rss, req.Revision)
@@ -60,10 +59,7 @@ func build(verb string, ro *rampv1.Rollout, rss []appsv1.ReplicaSet, req ActionR
 		p, err = action.SetImage(ro, req.Images)
 		ps = []action.Patch{p}
 	}
-	if err != nil {
-		return nil, errRefused{err}
-	}
-	return ps, nil
+	return ps, err
 }
 
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
@@ -116,7 +112,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		}
 		rss = l.Items
 	}
-	patches, err := build(verb, ro, rss, req, s)
+	patches, err := build(verb, ro, rss, req, s.cfg.Now())
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, err.Error())
 		return
