@@ -12,17 +12,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
-	"github.com/ramp-rollouts/ramp/internal/view"
 )
 
 // Change is the data of one "rollout" Server-Sent Event: the rollout's new
 // list row, or Deleted.
 type Change struct {
-	Namespace       string           `json:"namespace"`
-	Name            string           `json:"name"`
-	Deleted         bool             `json:"deleted,omitempty"`
-	ResourceVersion string           `json:"resourceVersion,omitempty"`
-	Row             *view.RolloutRow `json:"row,omitempty"`
+	Namespace       string `json:"namespace"`
+	Name            string `json:"name"`
+	Deleted         bool   `json:"deleted,omitempty"`
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+	Row             *Row   `json:"row,omitempty"`
 }
 
 // Render builds the message of a changed rollout from the cache; the hub
@@ -37,7 +36,7 @@ func Render(c client.Reader) func(types.NamespacedName) (Message, bool) {
 			}
 			ch.Deleted = true
 		} else {
-			row := view.Row(&ro)
+			row := rowOf(&ro)
 			ch.Row, ch.ResourceVersion = &row, ro.ResourceVersion
 		}
 		b, err := json.Marshal(ch)

@@ -20,7 +20,7 @@ import (
 // RolloutList is the answer of GET /api/rollouts: the rows of `ramp get
 // rollouts -A`, limited to the namespaces the user may list rollouts in.
 type RolloutList struct {
-	Items []view.RolloutRow `json:"items"`
+	Items []Row `json:"items"`
 }
 
 func rolloutsAccess(verb, ns string) Access {
@@ -33,7 +33,7 @@ func (s *Server) listRollouts(w http.ResponseWriter, r *http.Request) {
 		s.readFailed(w, err, "list rollouts")
 		return
 	}
-	out := RolloutList{Items: []view.RolloutRow{}}
+	out := RolloutList{Items: []Row{}}
 	for i := range l.Items {
 		ro := &l.Items[i]
 		ok, err := s.mayList(r.Context(), userOf(r.Context()), ro.Namespace)
@@ -42,10 +42,10 @@ func (s *Server) listRollouts(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if ok {
-			out.Items = append(out.Items, view.Row(ro))
+			out.Items = append(out.Items, rowOf(ro))
 		}
 	}
-	slices.SortFunc(out.Items, func(a, b view.RolloutRow) int {
+	slices.SortFunc(out.Items, func(a, b Row) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	writeJSON(w, http.StatusOK, out)
@@ -66,9 +66,11 @@ type RolloutDetail struct {
 	// Rollout is the tree of `ramp get rollout`.
 	Rollout view.RolloutView `json:"rollout"`
 	// ResourceVersion is what an action must name to act on this state.
-	ResourceVersion string        `json:"resourceVersion"`
-	AnalysisRuns    []AnalysisRun `json:"analysisRunDetails"`
-	Events          []Event       `json:"events"`
+	ResourceVersion string `json:"resourceVersion"`
+	// Timeline is the canary's steps; absent without steps.
+	Timeline     *Timeline     `json:"timeline,omitempty"`
+	AnalysisRuns []AnalysisRun `json:"analysisRunDetails"`
+	Events       []Event       `json:"events"`
 	// Withheld are the kinds the user may not list in the namespace,
 	// left out of the answer.
 	Withheld []string `json:"withheld,omitempty"`
@@ -115,6 +117,7 @@ func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	now := s.cfg.Now()
+	d.Timeline = timelineOf(o.Rollout)
 	d.Rollout = view.Rollout(o.Rollout, o.ReplicaSets, o.Pods, o.Runs, now)
 	d.Rollout.AddExperiments(o.Experiments, now)
 	d.AnalysisRuns = analysisRuns(o.Runs)

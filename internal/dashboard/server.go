@@ -3,6 +3,7 @@ package dashboard
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"net/http"
 	"time"
 
@@ -26,7 +27,10 @@ type Config struct {
 	Hub *Hub
 	// Now is the clock (restart times, ages).
 	Now func() time.Time
-	Log logr.Logger
+	// Assets are the web page's files; nil: the embedded bundle, or the
+	// placeholder page when it was not built.
+	Assets fs.FS
+	Log    logr.Logger
 }
 
 // Server is the dashboard's HTTP handler.
@@ -48,12 +52,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	static, err := staticHandler()
-	if err != nil {
-		return nil, err
+	if cfg.Assets == nil {
+		cfg.Assets = builtAssets()
 	}
 	s := &Server{cfg: cfg, sessions: ss, mux: http.NewServeMux()}
-	s.mux.Handle("GET /", static)
+	s.mux.Handle("GET /", staticHandler(cfg.Assets))
 	s.mux.Handle("GET /api/session", s.authenticated(s.session))
 	s.mux.Handle("GET /api/rollouts", s.authenticated(s.listRollouts))
 	s.mux.Handle("GET /api/rollouts/{ns}/{name}", s.authenticated(s.getRollout))
