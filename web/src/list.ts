@@ -99,16 +99,16 @@ export function listPage(root: HTMLElement): () => void {
 }
 
 function line(r: Row): Line {
-  const age = h("td", {}, since(r.stepSince));
+  const age = h("td", { "data-label": "Step age" }, since(r.stepSince));
   const images = (r.images ?? []).join(", ");
   const tr = h("tr", {},
     h("th", { scope: "row" }, h("a", { href: `#/rollouts/${encodeURIComponent(r.namespace)}/${encodeURIComponent(r.name)}` }, r.name)),
-    h("td", {}, r.namespace),
-    h("td", {}, r.strategy),
-    h("td", {}, h("span", { class: `phase ${r.status}` }, r.status), r.message ? h("span", { class: "message" }, r.message) : null),
-    h("td", {}, r.step),
-    h("td", {}, `${r.setWeight} / ${r.actualWeight}`),
-    h("td", { class: "images" }, images),
+    h("td", { "data-label": "Namespace" }, r.namespace),
+    h("td", { "data-label": "Strategy" }, r.strategy),
+    h("td", { "data-label": "Phase" }, h("span", { class: `phase ${r.status}` }, r.status), r.message ? h("span", { class: "message" }, r.message) : null),
+    h("td", { "data-label": "Step" }, r.step),
+    h("td", { "data-label": "Weight set / actual" }, `${r.setWeight} / ${r.actualWeight}`),
+    h("td", { class: "images", "data-label": "Images" }, images),
     age);
   const text = [r.name, r.namespace, r.strategy, r.status, r.message ?? "", images].join(" ").toLowerCase();
   return { tr, row: r, text, age };
