@@ -40,6 +40,8 @@ export function thresholds(cond: string | undefined): number[] {
   return out;
 }
 
+// timed: a point's t above this is a time (ms since 1970), else its index.
+const timed = 1e9;
 const W = 560, H = 180, L = 56, R = 12, T = 12, B = 28;
 
 export function plot(metric: string, ms: Measurement[], success?: string, failure?: string): SVGElement {
@@ -68,13 +70,15 @@ export function plot(metric: string, ms: Measurement[], success?: string, failur
     svg.appendChild(s("text", { x: W - R, y: y(l.v) - 4, class: `tick ${l.cls}`, "text-anchor": "end" }, `${l.cls === "ok" ? "success" : "failure"} ${fmt(l.v)}`));
   }
   if (ps.length > 1 && t1 > t0) {
-    svg.appendChild(s("text", { x: L, y: H - 8, class: "tick" }, clock(t0)));
-    svg.appendChild(s("text", { x: W - R, y: H - 8, class: "tick", "text-anchor": "end" }, clock(t1)));
+    if (t0 > timed) { // real times, not measurement numbers
+      svg.appendChild(s("text", { x: L, y: H - 8, class: "tick" }, clock(t0)));
+      svg.appendChild(s("text", { x: W - R, y: H - 8, class: "tick", "text-anchor": "end" }, clock(t1)));
+    }
     svg.appendChild(s("polyline", { points: ps.map((p) => `${x(p.t)},${y(p.v)}`).join(" "), class: "series" }));
   }
   for (const p of ps) {
     svg.appendChild(s("circle", { cx: x(p.t), cy: y(p.v), r: 4, class: `pt ${p.phase}` },
-      s("title", {}, `${p.phase}: ${p.raw}${p.t > 1e9 ? ` at ${clock(p.t)}` : ""}`)));
+      s("title", {}, `${p.phase}: ${p.raw}${p.t > timed ? ` at ${clock(p.t)}` : ""}`)));
   }
   return svg;
 }
