@@ -27,9 +27,12 @@ const actions: Action[] = [
   { verb: "set-image", label: "Set image", needs: "images", says: () => "Changes the container image(s) of the pod template; this starts a new update." },
 ];
 
-export function actionBar(d: Detail, done: (msg: string) => void): HTMLElement {
+// actionBar is the buttons; done runs after an action succeeded, closed
+// whenever the confirmation closes.
+export function actionBar(d: Detail, done: (msg: string) => void, closed: () => void): HTMLElement {
   const result = h("p", { role: "alert", class: "result" });
   const dialog = h("dialog", { "aria-labelledby": "confirm-title" });
+  dialog.addEventListener("close", closed);
   const buttons = actions.map((a) => h("button", { type: "button", onclick: () => confirm(a, d, dialog, result, done) }, a.label));
   return h("section", { "aria-labelledby": "actions-title", class: "actions" },
     h("h2", { id: "actions-title" }, "Actions"), h("div", { class: "buttons" }, ...buttons), result, dialog);

@@ -22,7 +22,16 @@ export function detailPage(root: HTMLElement, ns: string, name: string): () => v
   let pending = 0;
   let notice = "";
 
+  let stale = false;
   const load = async (): Promise<void> => {
+    // Not under an open confirmation: the person is deciding on what the
+    // dialog says; a change since makes the action a 409, and the page
+    // reloads when the dialog closes.
+    if (body.querySelector("dialog[open]")) {
+      stale = true;
+      return;
+    }
+    stale = false;
     try {
       const [d, session] = await Promise.all([get<Detail>(path), getSession().catch(() => null)]);
       const focused = document.activeElement?.id;
@@ -30,7 +39,7 @@ export function detailPage(root: HTMLElement, ns: string, name: string): () => v
       remaining = tl.remaining;
       endsAt = d.timeline?.pauseEndsAt ? Date.parse(d.timeline.pauseEndsAt) : 0;
       replace(body, summary(d),
-        session?.actionsEnabled ? actionBar(d, (msg) => { notice = msg; void load(); }) : h("p", { class: "muted" }, "Read-only: the dashboard was started without --enable-actions."),
+        session?.actionsEnabled ? actionBar(d, (msg) => { notice = msg; void load(); }, () => { if (stale) void load(); }) : h("p", { class: "muted" }, "Read-only: the dashboard was started without --enable-actions."),
         tl.el, revisions(d), analysis(d.analysisRunDetails), experiments(d), events(d),
         d.withheld?.length ? h("p", { class: "muted" }, `Not shown (you may not list them here): ${d.withheld.join(", ")}.`) : null);
       if (notice) {
