@@ -28,7 +28,7 @@ func TestActionsInBrowser(t *testing.T) {
 	rec := &recorder{}
 	c := fakeClient(t, rec, nil)
 	srv := httptest.NewServer(testServer(t, Config{Reader: c, Writer: c, Actions: true}))
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the browser (cleanups run last first), whose event stream would hold it open
 	b := startBrowser(t, 1280)
 	b.open(srv.URL + "/#/rollouts/shop/web")
 	b.waitFor(`[...document.querySelectorAll("button")].some((b) => b.textContent === "Promote")`, "document.body.innerText")

@@ -18,14 +18,7 @@ import (
 // BenchmarkListRollouts1000: GET /api/rollouts over 1,000 rollouts in 50
 // namespaces (the fake client stands in for the cache; both copy).
 func BenchmarkListRollouts1000(b *testing.B) {
-	var objs []client.Object
-	base := world()[0].(*rampv1.Rollout)
-	for i := range 1000 {
-		ro := base.DeepCopy()
-		ro.ObjectMeta = metav1.ObjectMeta{Namespace: fmt.Sprintf("ns-%d", i%50), Name: fmt.Sprintf("ro-%d", i)}
-		objs = append(objs, ro)
-	}
-	c := fake.NewClientBuilder().WithScheme(scheme(b)).WithObjects(objs...).Build()
+	c := fake.NewClientBuilder().WithScheme(scheme(b)).WithObjects(fleet(1000)...).Build()
 	s, err := New(Config{Reader: c, Authn: Local{}, Log: logr.Discard()})
 	if err != nil {
 		b.Fatal(err)
@@ -65,4 +58,18 @@ func BenchmarkHubFlush20Browsers(b *testing.B) {
 	if h.Dropped() != 0 {
 		b.Errorf("%d subscribers dropped", h.Dropped())
 	}
+}
+
+// fleet is n copies of the paused canary of world(), ro-0000 to ro-NNNN,
+// in 50 namespaces.
+func fleet(n int) []client.Object {
+	var objs []client.Object
+	base := world()[0].(*rampv1.Rollout)
+	for i := range n {
+		ro := base.DeepCopy()
+		ro.ObjectMeta = metav1.ObjectMeta{Namespace: fmt.Sprintf("ns-%02d", i%50), Name: fmt.Sprintf("ro-%04d", i),
+			CreationTimestamp: base.CreationTimestamp}
+		objs = append(objs, ro)
+	}
+	return objs
 }

@@ -69,6 +69,9 @@ export function listPage(root: HTMLElement): () => void {
       }
       tbody.replaceChildren(frag);
       applyFilter();
+      // When the rows were first painted (ms since navigation): a figure the
+      // browser tests print.
+      requestAnimationFrame(() => { table.dataset.paintedAt ??= String(Math.round(performance.now())); });
     } catch (e) {
       status.textContent = explain(e);
     }
