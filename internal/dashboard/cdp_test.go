@@ -68,7 +68,7 @@ func startBrowser(t *testing.T, width int) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	var targets []struct{ Type, WebSocketDebuggerURL string }
 	if err := json.NewDecoder(res.Body).Decode(&targets); err != nil {
 		t.Fatal(err)
