@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -71,4 +72,34 @@ func TestActionsInBrowser(t *testing.T) {
 	}
 	b.call("Input.dispatchKeyEvent", map[string]any{"type": "keyDown", "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27})
 	b.waitFor(`!document.querySelector("dialog[open]")`, `document.querySelector("dialog")?.outerHTML`)
+}
+
+// readOnlyUser may read everything and patch nothing.
+type readOnlyUser struct{}
+
+func (readOnlyUser) Allowed(_ context.Context, _ User, a Access) (bool, error) {
+	return a.Verb != "patch", nil
+}
+
+// TestActionRefusedInBrowser: a user without patch rights confirms
+// Promote: the dialog shows the 403 naming what was refused, and nothing
+// is sent. Skipped without the bundle or chromium.
+func TestActionRefusedInBrowser(t *testing.T) {
+	if builtAssets() == nil {
+		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
+	}
+	rec := &recorder{}
+	c := fakeClient(t, rec, nil)
+	srv := httptest.NewServer(testServer(t, Config{Reader: c, Writer: c, Actions: true, Authz: readOnlyUser{}}))
+	t.Cleanup(srv.Close)
+	b := startBrowser(t, 390)
+	b.open(srv.URL + "/#/rollouts/shop/web")
+	b.waitFor(`[...document.querySelectorAll("button")].some((b) => b.textContent === "Promote")`, "document.body.innerText")
+	b.eval(clickButton("Promote"))
+	b.waitFor(`document.querySelector("dialog[open]")`, "document.body.innerText")
+	b.eval(clickButton("Promote web"))
+	b.waitFor(`document.querySelector("dialog[open] .error")?.textContent.startsWith("Not allowed: forbidden: me cannot patch")`, `document.querySelector("dialog")?.innerText`)
+	if s := rec.sent(); len(s) != 0 {
+		t.Errorf("a refused action sent %+v", s)
+	}
 }

@@ -24,7 +24,7 @@ func chromium(t *testing.T, url, shot string, width int) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + t.TempDir(),
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profileDir(t),
 		"--virtual-time-budget=4000", "--window-size=" + strconv.Itoa(width) + ",800"}
 	if dir := os.Getenv("RAMP_DASHBOARD_SCREENSHOTS"); dir != "" {
 		shotArgs := append(append([]string{}, args...), "--screenshot="+filepath.Join(dir, shot), url)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -34,9 +35,10 @@ func startBrowser(t *testing.T, width int) *browser {
 	if err != nil {
 		t.Skip("chromium is not installed (apt-get install chromium)")
 	}
+	profile := profileDir(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--remote-debugging-port=0", "--remote-allow-origins=*", "--user-data-dir="+t.TempDir(),
+		"--remote-debugging-port=0", "--remote-allow-origins=*", "--user-data-dir="+profile,
 		fmt.Sprintf("--window-size=%d,800", width), "about:blank")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -85,6 +87,19 @@ func startBrowser(t *testing.T, width int) *browser {
 	}
 	t.Fatal("chromium has no page target")
 	return nil
+}
+
+// profileDir is a browser profile directory removed at the end of the
+// test; Chromium's helper processes may outlive it for a moment, so what
+// they leave behind is not an error (t.TempDir would fail the test).
+func profileDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ramp-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
 }
 
 // call sends one DevTools command and returns its result, skipping the

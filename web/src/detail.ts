@@ -34,6 +34,10 @@ export function detailPage(root: HTMLElement, ns: string, name: string): () => v
     stale = false;
     try {
       const [d, session] = await Promise.all([get<Detail>(path), getSession().catch(() => null)]);
+      if (body.querySelector("dialog[open]")) { // opened while this was loading
+        stale = true;
+        return;
+      }
       const focused = document.activeElement?.id;
       const tl = timeline(d);
       remaining = tl.remaining;
