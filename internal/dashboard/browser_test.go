@@ -61,7 +61,10 @@ func TestPageInBrowser(t *testing.T) {
 				}
 			}
 		}
-		page := chromium(t, srv.URL+"/#/rollouts/shop/web", "rollout"+suffix+".png", 1280)
+		page := chromium(t, srv.URL+"/#/rollouts/shop/web", "rollout-1280"+suffix+".png", 1280)
+		if dir := os.Getenv("RAMP_DASHBOARD_SCREENSHOTS"); dir != "" && actions { // the phone width, to look at
+			chromium(t, srv.URL+"/#/rollouts/shop/web", "rollout-390.png", 390)
+		}
 		for _, want := range []string{`aria-current="step"`, "setWeight: 50", "until promoted", "<svg", `class="pt Successful"`,
 			"success when result[0] &lt; 0.05", "Judge's verdicts", ">pass<", "RolloutPaused", "Revision 2", "web-bbb"} {
 			if !strings.Contains(page, want) {
