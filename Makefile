@@ -6,8 +6,9 @@ CONTROLLER_GEN := go tool controller-gen
 
 all: build
 
-## build: the controller and the CLI (also installed as the kubectl plugin kubectl-ramp) into bin/
+## build: the dashboard's web page (hack/web.sh: npm ci, tsc, esbuild), then the controller and the CLI (also installed as the kubectl plugin kubectl-ramp) into bin/
 build:
+	hack/web.sh
 	go build -o bin/ramp-controller ./cmd/ramp-controller
 	go build -o bin/ramp ./cmd/ramp
 	ln -sf ramp bin/kubectl-ramp

@@ -25,6 +25,8 @@ hack/verify-generated.sh
 echo "== linters (hack/lint.sh)" >&2
 hack/lint.sh
 
+echo "== the dashboard's web page and the binaries (make build)" >&2
+make build
 echo "== unit tests" >&2
 go test -count=1 ./...
 (cd test/cluster && go test -count=1 ./pki/... ./proc/...)
@@ -45,7 +47,6 @@ hack/up.sh
 # A measurement, not an assertion: how long a second `up` on a running plane takes.
 t0=$(date +%s%N); hack/up.sh 2>/dev/null
 echo "measured: second up on a running control plane took $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
-go build -o bin/ramp ./cmd/ramp
 echo "== the installs on the control plane: kustomize and the chart (dry run), the namespaced chart's RBAC (for real)" >&2
 (cd test/install && RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
   RAMP_CONTROLLER_BIN=$PWD/../../bin/ramp-controller \

@@ -88,7 +88,7 @@ func pure(dir string) bool {
 	}
 	first, _, _ := strings.Cut(dir, "/")
 	switch first {
-	case "plan", "view", "experiment":
+	case "plan", "view", "experiment", "action":
 		return true
 	case "analysis":
 		return !strings.HasPrefix(dir, "analysis/provider/")

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
@@ -17,12 +17,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/gather"
 	"github.com/ramp-rollouts/ramp/internal/view"
 )
 
@@ -131,9 +130,9 @@ func runGetRollout(ctx context.Context, c client.WithWatch, ns, name string, f g
 		if err != nil {
 			return nil, err
 		}
-		sel = podSelector(o.ro)
-		v := view.Rollout(o.ro, o.rss, o.pods, o.runs, time.Now())
-		v.AddExperiments(o.exps, time.Now())
+		sel = gather.PodSelector(o.Rollout)
+		v := view.Rollout(o.Rollout, o.ReplicaSets, o.Pods, o.Runs, time.Now())
+		v.AddExperiments(o.Experiments, time.Now())
 		return f.encode(v, func(w io.Writer) error { return view.Render(w, v, f.color(out)) })
 	}
 	first, err := frame(ctx)
@@ -158,81 +157,16 @@ func runGetRollout(ctx context.Context, c client.WithWatch, ns, name string, f g
 	return watchFrames(ctx, c, ns, watches, f, out, first, frame)
 }
 
-// rolloutObjects are the objects `get rollout` shows: the Rollout, the
-// ReplicaSets it controls, their pods and the AnalysisRuns and Experiments
-// it owns.
-type rolloutObjects struct {
-	ro   *rampv1.Rollout
-	rss  []appsv1.ReplicaSet
-	pods []corev1.Pod
-	runs []rampv1.AnalysisRun
-	exps []rampv1.Experiment
-}
-
-func readRollout(ctx context.Context, c client.Client, ns, name string) (*rolloutObjects, error) {
-	o := &rolloutObjects{ro: &rampv1.Rollout{}}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, o.ro); err != nil {
-		if apierrors.IsNotFound(err) {
+// readRollout reads what `get rollout` shows, saying what failed.
+func readRollout(ctx context.Context, c client.Reader, ns, name string) (*gather.Objects, error) {
+	o, err := gather.Rollout(ctx, c, ns, name)
+	if ge := (*gather.Error)(nil); errors.As(err, &ge) {
+		if ge.Verb == "get" && apierrors.IsNotFound(ge.Err) {
 			return nil, fmt.Errorf("rollout %q not found", ns+"/"+name)
 		}
-		return nil, apiRefused(err, "get", "rollouts.argoproj.io", ns)
+		return nil, apiRefused(ge.Err, ge.Verb, ge.Resource, ns)
 	}
-	if sel := podSelector(o.ro); sel != nil {
-		rsl := &appsv1.ReplicaSetList{}
-		if err := c.List(ctx, rsl, client.InNamespace(ns), sel); err != nil {
-			return nil, apiRefused(err, "list", "replicasets.apps", ns)
-		}
-		uids := map[types.UID]bool{}
-		for _, rs := range rsl.Items {
-			if ref := metav1.GetControllerOf(&rs); ref != nil && ref.UID == o.ro.UID {
-				o.rss, uids[rs.UID] = append(o.rss, rs), true
-			}
-		}
-		pl := &corev1.PodList{}
-		if err := c.List(ctx, pl, client.InNamespace(ns), sel); err != nil {
-			return nil, apiRefused(err, "list", "pods", ns)
-		}
-		for _, p := range pl.Items {
-			if ref := metav1.GetControllerOf(&p); ref != nil && uids[ref.UID] {
-				o.pods = append(o.pods, p)
-			}
-		}
-	}
-	arl := &rampv1.AnalysisRunList{}
-	if err := c.List(ctx, arl, client.InNamespace(ns)); err != nil {
-		return nil, apiRefused(err, "list", "analysisruns.argoproj.io", ns)
-	}
-	owned := func(refs []metav1.OwnerReference) bool {
-		return slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return ref.UID == o.ro.UID })
-	}
-	for _, ar := range arl.Items {
-		if owned(ar.OwnerReferences) {
-			o.runs = append(o.runs, ar)
-		}
-	}
-	exl := &rampv1.ExperimentList{}
-	if err := c.List(ctx, exl, client.InNamespace(ns)); err != nil {
-		return nil, apiRefused(err, "list", "experiments.argoproj.io", ns)
-	}
-	for _, ex := range exl.Items {
-		if owned(ex.OwnerReferences) {
-			o.exps = append(o.exps, ex)
-		}
-	}
-	return o, nil
-}
-
-// podSelector is spec.selector as a list option; nil when it is missing or
-// invalid (the controller reports that; there is nothing to list).
-func podSelector(ro *rampv1.Rollout) client.ListOption {
-	if ro.Spec.Selector == nil {
-		return nil
-	}
-	sel, err := metav1.LabelSelectorAsSelector(ro.Spec.Selector)
-	if err != nil || sel.Empty() {
-		return nil
-	}
-	return client.MatchingLabelsSelector{Selector: sel}
+	return o, err
 }
 
 func runListRollouts(ctx context.Context, c client.WithWatch, ns string, f getFlags, out, errOut io.Writer) error {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
+	"github.com/ramp-rollouts/ramp/internal/action"
 )
 
 // target is one Rollout a command acts on.
@@ -35,10 +35,10 @@ func (e *env) getRollout(ctx context.Context, name string) (*target, error) {
 	return &target{c: c, ns: ns, ro: ro}, nil
 }
 
-// patch sends one patch, to the status subresource when status is true.
-func (t *target) patch(ctx context.Context, typ types.PatchType, body string, status bool) error {
-	p := client.RawPatch(typ, []byte(body))
-	if status {
+// patch sends one patch, to the status subresource when it says so.
+func (t *target) patch(ctx context.Context, a action.Patch) error {
+	p := client.RawPatch(a.Type, []byte(a.Body))
+	if a.Status {
 		if err := t.c.Status().Patch(ctx, t.ro, p); err != nil {
 			return explain(err, "patch", "rollouts.argoproj.io/status", t.ns, t.ro.Name)
 		}

@@ -100,3 +100,10 @@ func verdict(ro *rampv1.Rollout, pausedOK bool) (bool, error) {
 	}
 	return false, nil
 }
+
+func phaseOf(ro *rampv1.Rollout) string {
+	if ro.Status.Phase == "" {
+		return "unknown"
+	}
+	return string(ro.Status.Phase)
+}

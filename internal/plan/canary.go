@@ -202,7 +202,7 @@ func (r *canaryRun) advanceSteps() {
 		if !done {
 			break
 		}
-		r.out.event(rampv1.RolloutReasonStepCompleted, rampv1.RolloutMessageStepCompleted, idx+1, len(r.steps), describeStep(st))
+		r.out.event(rampv1.RolloutReasonStepCompleted, rampv1.RolloutMessageStepCompleted, idx+1, len(r.steps), DescribeStep(st))
 		idx++
 	}
 	r.s.CurrentStepIndex = &idx
@@ -243,7 +243,9 @@ func (r *canaryRun) pause(p *rampv1.RolloutPause) bool {
 	return true
 }
 
-func describeStep(st rampv1.CanaryStep) string {
+// DescribeStep is the short text of a canary step, as Events and the
+// dashboard name it.
+func DescribeStep(st rampv1.CanaryStep) string {
 	switch {
 	case st.SetWeight != nil:
 		return fmt.Sprintf("setWeight: %d", *st.SetWeight)

@@ -1,0 +1,102 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	authzv1 "k8s.io/api/authorization/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	authzclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
+)
+
+// Access is one thing a user asks to do, as RBAC names it.
+type Access struct {
+	Verb, Group, Resource, Subresource, Namespace string
+}
+
+func (a Access) String() string {
+	r := a.Resource
+	if a.Group != "" {
+		r += "." + a.Group
+	}
+	if a.Subresource != "" {
+		r += "/" + a.Subresource
+	}
+	where := fmt.Sprintf("in namespace %q", a.Namespace)
+	if a.Namespace == "" {
+		where = "at the cluster scope"
+	}
+	return fmt.Sprintf("%s %s %s", a.Verb, r, where)
+}
+
+// Authorizer says whether a user may do something.
+type Authorizer interface {
+	Allowed(ctx context.Context, u User, a Access) (bool, error)
+}
+
+// allowAll is the local mode's authorizer: the API server checks the
+// kubeconfig identity itself.
+type allowAll struct{}
+
+func (allowAll) Allowed(context.Context, User, Access) (bool, error) { return true, nil }
+
+// SubjectAccessReviewer asks the API server, with a SubjectAccessReview,
+// whether the user may do what they ask, and remembers each answer for TTL
+// so that a page view costs a few reviews, not one per object.
+type SubjectAccessReviewer struct {
+	Reviews authzclient.SubjectAccessReviewInterface
+	TTL     time.Duration
+	Now     func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]decision
+}
+
+type decision struct {
+	allowed bool
+	until   time.Time
+}
+
+// Allowed answers from the cache, else from a SubjectAccessReview.
+func (s *SubjectAccessReviewer) Allowed(ctx context.Context, u User, a Access) (bool, error) {
+	groups := slices.Clone(u.Groups)
+	slices.Sort(groups)
+	key := strings.Join([]string{u.Name, u.UID, strings.Join(groups, ","), a.Verb, a.Group, a.Resource, a.Subresource, a.Namespace}, "\x00")
+	now := s.Now()
+	s.mu.Lock()
+	d, ok := s.cache[key]
+	s.mu.Unlock()
+	if ok && now.Before(d.until) {
+		return d.allowed, nil
+	}
+	extra := map[string]authzv1.ExtraValue{}
+	for k, v := range u.Extra {
+		extra[k] = v
+	}
+	review := &authzv1.SubjectAccessReview{Spec: authzv1.SubjectAccessReviewSpec{
+		User: u.Name, Groups: u.Groups, UID: u.UID, Extra: extra,
+		ResourceAttributes: &authzv1.ResourceAttributes{
+			Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource, Namespace: a.Namespace,
+		},
+	}}
+	got, err := s.Reviews.Create(ctx, review, metav1.CreateOptions{})
+	if err != nil {
+		return false, fmt.Errorf("subject access review (%s): %w", a, err)
+	}
+	s.mu.Lock()
+	if s.cache == nil {
+		s.cache = map[string]decision{}
+	}
+	for k, d := range s.cache { // keep the cache as small as the live decisions
+		if !now.Before(d.until) {
+			delete(s.cache, k)
+		}
+	}
+	s.cache[key] = decision{got.Status.Allowed, now.Add(s.TTL)}
+	s.mu.Unlock()
+	return got.Status.Allowed, nil
+}

@@ -1,0 +1,113 @@
+// The dashboard's JSON API (internal/dashboard) as the page uses it.
+
+export interface Row {
+  namespace: string;
+  name: string;
+  strategy: string;
+  status: string;
+  message?: string;
+  step: string;
+  setWeight: string;
+  actualWeight: string;
+  images?: string[];
+  stepSince?: string;
+  ready: string;
+  desired: number;
+}
+
+export interface Status { name: string; icon: string }
+export interface Pod { name: string; status: Status; ready: string; restarts: number; age?: string }
+export interface ReplicaSet {
+  name: string; hash: string; status: Status; markers?: string[]; delay?: string;
+  ready: number; desired: number; age?: string; pods?: Pod[];
+}
+export interface RunSummary { name: string; status: Status; successful: number; failed: number; inconclusive: number; error: number; age?: string }
+export interface Experiment { name: string; status: Status; templates?: string[]; age?: string }
+export interface Revision { number: number; replicaSets?: ReplicaSet[]; analysisRuns?: RunSummary[]; experiments?: Experiment[] }
+export interface RolloutView {
+  name: string; namespace: string; strategy: string; status: Status; message?: string; step?: string;
+  setWeight?: number; actualWeight?: number; images?: { image: string; markers?: string[] }[];
+  replicas: { desired: number; current: number; updated: number; ready: number; available: number };
+  age?: string; revisions?: Revision[]; analysisRuns?: RunSummary[]; experiments?: Experiment[];
+}
+export interface Measurement {
+  phase: string; message?: string; startedAt?: string; finishedAt?: string; value?: string; metadata?: Record<string, string>;
+}
+export interface MetricResult { name: string; phase: string; message?: string; measurements?: Measurement[]; metadata?: Record<string, string> }
+export interface AnalysisRun {
+  name: string; phase: string; message?: string; startedAt?: string; completedAt?: string;
+  metrics: { name: string; successCondition?: string; failureCondition?: string; interval?: string }[];
+  metricResults?: MetricResult[];
+}
+export interface Timeline { steps: { text: string; pause?: string }[]; current: number; pauseEndsAt?: string }
+export interface Detail {
+  rollout: RolloutView;
+  resourceVersion: string;
+  timeline?: Timeline;
+  analysisRunDetails: AnalysisRun[];
+  events: { type: string; reason: string; message: string; count?: number; lastSeen: string }[];
+  withheld?: string[];
+}
+export interface Session { csrfToken: string; actionsEnabled: boolean; user: string }
+export interface Change { namespace: string; name: string; deleted?: boolean; resourceVersion?: string; row?: Row }
+
+// ApiError is a refused or failed request, with the server's message.
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function answer<T>(res: Response): Promise<T> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON: a proxy's page, or the connection broke
+  }
+  if (!res.ok) {
+    const msg = (body as { error?: string } | null)?.error ?? `${res.status} ${res.statusText}`;
+    throw new ApiError(res.status, msg);
+  }
+  return body as T;
+}
+
+export async function get<T>(path: string): Promise<T> {
+  return answer<T>(await fetch(path, { credentials: "same-origin", headers: { Accept: "application/json" } }));
+}
+
+let session: Promise<Session> | null = null;
+
+// getSession starts the session once (the cookie the CSRF token belongs to).
+export function getSession(): Promise<Session> {
+  session ??= get<Session>("/api/session");
+  return session;
+}
+
+export interface ActionBody { resourceVersion: string; revision?: number; images?: string[] }
+
+// act sends an action with the session's CSRF token and the version the
+// person decided on.
+export async function act(ns: string, name: string, verb: string, body: ActionBody): Promise<{ message: string }> {
+  const { csrfToken } = await getSession();
+  const res = await fetch(`/api/rollouts/${encodeURIComponent(ns)}/${encodeURIComponent(name)}/${verb}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken },
+    body: JSON.stringify(body),
+  });
+  return answer(res);
+}
+
+// explain says what an error means for the person at the screen.
+export function explain(e: unknown): string {
+  if (!(e instanceof ApiError)) return `The dashboard server cannot be reached (${String(e)}).`;
+  switch (e.status) {
+    case 401: return `Not signed in or the token expired: ${e.message}`;
+    case 403: return `Not allowed: ${e.message}`;
+    case 404: return `Not found: ${e.message}`;
+    case 409: return `Conflict, nothing was changed: ${e.message}`;
+    case 422: return `Not possible in the rollout's state: ${e.message}`;
+  }
+  return `Error ${e.status}: ${e.message}`;
+}

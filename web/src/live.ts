@@ -1,0 +1,52 @@
+// Live changes from /api/events (Server-Sent Events): one stream per page,
+// shared by whichever view is open. After a break (network, or the server
+// dropped a browser that fell behind) the browser reconnects by itself and
+// the views reload, since changes may have been missed meanwhile.
+
+import type { Change } from "./api";
+
+type Listener = { change(c: Change): void; resync(): void };
+
+const listeners = new Set<Listener>();
+let source: EventSource | null = null;
+let broken = false;
+let onState: (live: boolean) => void = () => {};
+
+export function subscribe(l: Listener): () => void {
+  listeners.add(l);
+  start();
+  return () => listeners.delete(l);
+}
+
+// watchState reports whether the stream is connected (the header shows it).
+export function watchState(f: (live: boolean) => void): void {
+  onState = f;
+}
+
+function start(): void {
+  if (source) return;
+  source = new EventSource("/api/events");
+  source.addEventListener("open", () => {
+    onState(true);
+    if (broken) {
+      broken = false;
+      for (const l of listeners) l.resync();
+    }
+  });
+  source.addEventListener("error", () => {
+    broken = true;
+    onState(false);
+  });
+  source.addEventListener("dropped", () => {
+    broken = true;
+  });
+  source.addEventListener("rollout", (ev) => {
+    let c: Change;
+    try {
+      c = JSON.parse((ev as MessageEvent<string>).data) as Change;
+    } catch {
+      return;
+    }
+    for (const l of listeners) l.change(c);
+  });
+}
