@@ -82,11 +82,11 @@ func TestBrowserReportsPageErrors(t *testing.T) {
 	b := newBrowser(t, desktop)
 	b.open(srv.URL + "/")
 	want := map[string]*regexp.Regexp{
-		"inline script refused":     regexp.MustCompile(`(?i)inline script.*Content Security Policy`),
-		"image refused":             regexp.MustCompile(`console error.*image .*blocked\.png.* Content Security Policy`),
-		"load blocked on the wire":  regexp.MustCompile(`load of a Image blocked \(csp\)`),
-		"console.error":             regexp.MustCompile(`console error.*app: bad`),
-		"uncaught exception":        regexp.MustCompile(`console exception.*app: boom`),
+		"inline script refused":    regexp.MustCompile(`(?i)inline script.*Content Security Policy`),
+		"image refused":            regexp.MustCompile(`console error.*image .*blocked\.png.* Content Security Policy`),
+		"load blocked on the wire": regexp.MustCompile(`load of a Image blocked \(csp\)`),
+		"console.error":            regexp.MustCompile(`console error.*app: bad`),
+		"uncaught exception":       regexp.MustCompile(`console exception.*app: boom`),
 	}
 	var seen []string
 	eventually(t, browserWait, "the browser reports the page's errors", func() error {
