@@ -225,13 +225,6 @@ func (b *browser) colorScheme(scheme string) {
 	}))
 }
 
-// response is the last response the tab received for url, or nil.
-func (b *browser) response(url string) *network.Response {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.responses[url]
-}
-
 // loaded returns the responses the tab received from URLs under prefix.
 func (b *browser) loaded(prefix string) []*network.Response {
 	b.mu.Lock()

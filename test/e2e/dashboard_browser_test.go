@@ -31,6 +31,7 @@ func TestDashboardBrowser(t *testing.T) {
 				t.Fatalf("GET /: status %d %s", resp.Status, resp.StatusText)
 			}
 			b.waitJS("the page loaded", `document.readyState === "complete" && document.title.includes("Ramp")`)
+			b.waitVisible("main") // the page's main landmark
 			for _, r := range b.loaded(base) {
 				assertSecurityHeaders(t, r.URL, func(name string) string { return header(r, name) })
 			}
