@@ -21,8 +21,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// viewport is a browser window size; mobile also turns on the phone's
-// layout viewport and touch.
+// viewport is the size of the page in the browser; mobile also turns on the
+// phone's layout viewport (the page's meta viewport) and touch.
 type viewport struct {
 	name          string
 	width, height int
@@ -117,9 +117,13 @@ func newBrowser(t testing.TB, vp viewport) *browser {
 		}
 	})
 	t.Cleanup(b.check)
+	// The window's size leaves the page less than its height (headless keeps
+	// room for the browser's own bars): the page gets exactly the viewport.
+	var phoneOpts []chromedp.EmulateViewportOption
 	if vp.mobile {
-		b.do("emulate a phone", chromedp.EmulateViewport(int64(vp.width), int64(vp.height), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		phoneOpts = []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateTouch}
 	}
+	b.do("set the viewport", chromedp.EmulateViewport(int64(vp.width), int64(vp.height), phoneOpts...))
 	return b
 }
 
