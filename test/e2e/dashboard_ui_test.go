@@ -8,8 +8,9 @@ import "testing"
 // Each is written down step by step and skipped until the front end is
 // merged; then each step becomes a browser action (newBrowser, b.open,
 // b.do(chromedp.Click(...)), b.waitVisible, b.waitJS) or an API assertion.
-// Selectors in the comments (data-rollout, data-action, ...) are
-// placeholders for whatever the front end exposes. Every scenario keeps the
+// Selectors in the comments are those of the front end on branch dash at
+// fc62cc9 (web/src: list.ts, detail.ts, actions.ts, chart.ts); the page routes
+// by hash (#/ and #/rollouts/NS/NAME). Every scenario keeps the
 // browser harness's rule: no console error and no CSP violation unless
 // declared with b.allow; each page it reaches is saved with b.screenshot.
 
@@ -24,20 +25,23 @@ func TestDashboardUICanaryWalkthrough(t *testing.T) {
 	// 2. mustRamp(t, ns, "set", "image", "rollouts-demo", "rollouts-demo=argoproj/rollouts-demo:yellow");
 	//    waitRollout(..., pausedAt(1)).
 	// 3. base := startDashboard(t, "--enable-actions"); b := newBrowser(t, desktop); b.open(base + "/").
-	// 4. List: wait for the row [data-rollout="<ns>/rollouts-demo"] showing
-	//    strategy Canary, phase Paused, step 1/8 (as GET /api/rollouts says), weight
-	//    20 desired / 20 actual, image argoproj/rollouts-demo:yellow.
-	//    Type "rollouts-demo" into the search box: the row stays; type "nomatch":
-	//    no row. Clear it. Screenshot "list".
-	// 5. Click the row: the rollout page; the timeline has 8 steps with the one
-	//    at index 1 (pause {}) highlighted, the planner's forecast of steps 3-8 drawn after it,
+	// 4. List (table.rollouts): wait for the row whose link is
+	//    a[href="#/rollouts/<ns>/rollouts-demo"], its cells (td[data-label=...])
+	//    reading strategy Canary, phase Paused, step 1/8 (as GET /api/rollouts
+	//    says), "Weight set / actual" 20 / 20, image argoproj/rollouts-demo:yellow.
+	//    Type <ns> into #filter: the row stays visible; type "nomatch": every row
+	//    hidden. Clear it. Screenshot "list".
+	// 5. Click the row's link: the rollout page; ol.timeline has 8 li, the
+	//    second (pause {}) li[aria-current="step"] reading "until promoted", the planner's forecast of steps 3-8 drawn after it,
 	//    two revisions (blue stable 4 pods, yellow canary 1 pod). Screenshot "rollout-step1".
 	// 6. For each pause at step index 1, 3, 5, 7 (the last three are 10 s timed
-	//    pauses; the timed ones show their remaining time counting down):
-	//    a. wait until the timeline highlights that step (pushed by SSE: no reload);
-	//    b. click [data-action="promote"]; the confirmation names what happens
-	//       next (the planner's next step, e.g. "set weight 40%"); screenshot
-	//       "confirm-promote-<i>"; confirm;
+	//    pauses; the timed ones show their remaining time in .remaining):
+	//    a. wait until li[aria-current="step"] is li number i+1 (pushed by SSE:
+	//       no reload);
+	//    b. click the button "Promote" in section.actions; dialog[open] says
+	//       "Ends step i+1 (...) and moves on to step i+2 (...)"; screenshot
+	//       "confirm-promote-<i>"; click its button.danger "Promote rollouts-demo";
+	//       .actions .result.ok appears;
 	//    c. waitRollout(...) currentStepIndex > i, i.e. the patch the CLI sends
 	//       reached the API server (a timed pause may also end on its own: accept
 	//       either, but the click must not fail).
@@ -52,11 +56,11 @@ func TestDashboardUIAbort(t *testing.T) {
 	t.Skip(frontEndPending)
 	// 1. As the walkthrough's steps 1-3: seed 003 paused at step 1 with the
 	//    yellow canary; dashboard with --enable-actions; browser on the rollout page.
-	// 2. Click [data-action="abort"]; the confirmation says the canary is scaled
-	//    down and all traffic returns to the stable revision; screenshot
-	//    "confirm-abort"; confirm.
-	// 3. Wait until the page shows phase Degraded with the abort message and the
-	//    Retry control enabled; screenshot "aborted".
+	// 2. Click the button "Abort"; dialog[open] says traffic goes back to the
+	//    stable version and the canary is scaled down; screenshot
+	//    "confirm-abort"; click button.danger "Abort rollouts-demo".
+	// 3. Wait until the facts show span.phase.Degraded with the abort message and
+	//    the button "Retry" is enabled; screenshot "aborted".
 	// 4. API: status.abort is true, stable ReplicaSet unchanged (blue),
 	//    waitReplicaSets(t, ns, name, {blue: 5, yellow: 0}).
 }
@@ -69,11 +73,12 @@ func TestDashboardUIBlueGreen(t *testing.T) {
 	//    waitHealthy(t, ns, "rollouts-blue-green", "", 5).
 	// 2. setImage(t, ns, "rollouts-blue-green", "rollouts-blue-green", "argoproj/rollouts-demo:yellow");
 	//    wait until paused (BlueGreenPause) with the preview ReplicaSet 5/5 ready.
-	// 3. Dashboard with --enable-actions; open the rollout page: two revisions,
-	//    blue marked active (rollouts-green-svc) and yellow marked preview
-	//    (rollouts-blue-svc), 5 pods each. Screenshot "bluegreen-preview".
-	// 4. Click [data-action="promote"]; the confirmation says the active Service
-	//    switches to the yellow revision; confirm.
+	// 3. Dashboard with --enable-actions; open the rollout page: the Steps
+	//    section says "Blue-green: no steps."; ul.tree has two revisions, the
+	//    stable one's ReplicaSet tagged active and the new one's tagged preview
+	//    (span.tag), 5 pods each. Screenshot "bluegreen-preview".
+	// 4. Click "Promote"; dialog[open] says the active service switches to the
+	//    new version; click button.danger.
 	// 5. Wait until the page shows Healthy with yellow active; API:
 	//    status.blueGreen.activeSelector is the yellow hash and the active Service's
 	//    selector carries it. Screenshot "bluegreen-promoted".
@@ -88,15 +93,17 @@ func TestDashboardUIAnalysisPlot(t *testing.T) {
 	//    wait until healthy with 5 replicas.
 	// 2. setImage(... "argoproj/rollouts-demo:yellow"); wait (API) until the
 	//    background run <name>-<hash>-2 has at least 3 measurements.
-	// 3. Dashboard (read-only is enough); open the rollout page, analysis section:
-	//    the plot of metric success-rate has at least 3 points
-	//    (b.waitJS on the count of [data-metric="success-rate"] [data-point]),
-	//    the condition "result[0] > 0" is drawn, each point is marked successful,
-	//    and the metric's verdict reads Successful.
-	// 4. The plotted values and times equal status.metricResults[0].measurements
-	//    read from the API (value "[1]"). Screenshot "analysis-plot".
+	// 3. Dashboard (read-only is enough); open the rollout page, section
+	//    Analysis: article.run for <name>-<hash>-2, its .metric h4 "success-rate";
+	//    b.waitJS until its svg.plot has at least 3 circle.pt.Successful, its
+	//    aria-label says "success-rate: N measurements ...", its
+	//    line.threshold.ok (success 0) is drawn, and the metric's span.phase
+	//    reads Successful.
+	// 4. The points' titles and the measurements table (details > table) equal
+	//    status.metricResults[0].measurements read from the API (value "[1]").
+	//    Screenshot "analysis-plot".
 	// 5. p.Set(dummyServer(ns), 0): the next measurement appears (pushed, no
-	//    reload) marked failed. Screenshot "analysis-plot-failed".
+	//    reload) as circle.pt.Failed. Screenshot "analysis-plot-failed".
 }
 
 // TestDashboardUIRefusedWithoutPermission: an identity that may read but not
@@ -111,11 +118,10 @@ func TestDashboardUIRefusedWithoutPermission(t *testing.T) {
 	// 3. Start the dashboard with that kubeconfig and --enable-actions
 	//    (startDashboard gets a kubeconfig parameter for this).
 	// 4. Open the rollout page; before := the Rollout's resourceVersion.
-	//    Click [data-action="promote"] and confirm.
-	// 5. The page shows a refusal naming the verb and the resource (patch
-	//    rollouts, forbidden) and offers no retry of the same action; the
-	//    browser's own "status of 403" log line is declared with b.allow.
-	//    Screenshot "refused".
+	//    Click "Promote", then button.danger.
+	// 5. dialog[open] p.error (or .actions .result.error) names the verb and
+	//    the resource (patch rollouts, forbidden); the browser's own "status of
+	//    403" log line is declared with b.allow. Screenshot "refused".
 	// 6. API: the Rollout's resourceVersion is still before, still paused at step
 	//    1, its pause conditions unchanged.
 }
@@ -125,10 +131,11 @@ func TestDashboardUIReadOnly(t *testing.T) {
 	t.Skip(frontEndPending)
 	// 1. Seed 003 paused at step 1 (a state where every action would apply).
 	// 2. base := startDashboard(t) (no --enable-actions); b.open(base + "/").
-	// 3. On the list and on the rollout page: no element matches
-	//    [data-action], button:is(.promote,.abort,...) or a form posting to
-	//    /api/rollouts; tabbing through the whole page (keyboard) reaches no
-	//    action control. Screenshots "readonly-list", "readonly-rollout".
+	// 3. On the list and on the rollout page: no section.actions, no dialog, no
+	//    button; the rollout page says "Read-only: the dashboard was started
+	//    without --enable-actions."; tabbing through the whole page (keyboard)
+	//    reaches only links and the filter. Screenshots "readonly-list",
+	//    "readonly-rollout".
 	// 4. A POST to /api/rollouts/<ns>/rollouts-demo/promote with the session's
 	//    CSRF token is refused (403) and the Rollout is unchanged.
 }
