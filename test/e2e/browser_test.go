@@ -128,7 +128,7 @@ func newBrowser(t testing.TB, vp viewport) *browser {
 }
 
 // artifactDir is where a test's screenshots go: $RAMP_E2E_ARTIFACTS/<test>
-// when set (CI keeps it), else the test's temporary directory.
+// when set (kept after the run), else the test's temporary directory.
 func artifactDir(t testing.TB) string {
 	root := os.Getenv("RAMP_E2E_ARTIFACTS")
 	if root == "" {
