@@ -2,8 +2,8 @@
 # make test: linters (hack/lint.sh) and unit tests, then the end-to-end suite on its own local control
 # plane (.ramp-test, ports 17400+), stopped at the end unless RAMP_KEEP_CLUSTER=1.
 # RAMP_TEST_STATE / RAMP_TEST_PORT_BASE move it (e.g. to run two checkouts at once).
-# Installs Debian's prometheus, graphite-carbon, graphite-web and influxdb first if missing (as root;
-# their daemons are not started: the e2e tests start their own).
+# Installs Debian's prometheus, graphite-carbon, graphite-web, influxdb and chromium first if missing
+# (as root; their daemons are not started: the e2e tests start their own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -17,6 +17,8 @@ ensure_debian prometheus prometheus
 ensure_debian carbon-cache graphite-carbon graphite-web
 ensure_debian graphite-manage graphite-web
 ensure_debian influxd influxdb
+# The dashboard's e2e tests drive a real headless browser (test/e2e/browser_test.go).
+ensure_debian chromium chromium
 prometheus=$(command -v prometheus)
 
 echo "== generated code" >&2
