@@ -197,10 +197,14 @@ func trafficScenarios() []scenario {
 	}, {
 		// Upstream's alb-header-route.yaml: a header route's conditions,
 		// action and rule path appear at its step, go at the step without
-		// a match, and the promotion runs to the end.
+		// a match, and the promotion runs to the end. Its scale-down delay
+		// is 20 s, not the file's 5 s: the snapshot "after promote" must see
+		// the old ReplicaSet still up, and on a loaded 2-core machine the
+		// observation after the condition can take more than 5 s (a run of
+		// the full suite saw it scaled down already on one side only).
 		name: "alb-header-route",
 		pre:  canaryServices + albRootIngress,
-		yaml: rollout(4, "    canary:\n      scaleDownDelaySeconds: 5\n"+strings.TrimPrefix(routedCanary(
+		yaml: rollout(4, "    canary:\n      scaleDownDelaySeconds: 20\n"+strings.TrimPrefix(routedCanary(
 			"        managedRoutes: [{name: header-route}]\n"+
 				"        alb: {ingress: ing, rootService: action1, servicePort: 80}",
 			"      steps:\n"+

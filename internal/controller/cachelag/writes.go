@@ -7,6 +7,7 @@
 package cachelag
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -28,14 +29,20 @@ const TTL = 30 * time.Second
 // (objects deleted before the cache showed the write).
 const maxKept = 1024
 
+// maxChain bounds the versions kept for one object: the writes of one pass
+// in a row (a Rollout's annotation, then its status) are a handful.
+const maxChain = 8
+
 type entry struct {
-	rv string
-	at time.Time
+	rvs []string // the versions written over, oldest first
+	at  time.Time
 }
 
-// Writes maps each object written to the resourceVersion it had before the
-// write: while the cache still holds that version, it is stale. The zero
-// value is ready to use and safe for concurrent use.
+// Writes maps each object written to the resourceVersions it had before
+// our writes: while the cache still holds one of them, it is stale. Writes
+// in a row (each made from the version the previous one returned) add to
+// the chain, so a cache that shows only the first of them is stale too.
+// The zero value is ready to use and safe for concurrent use.
 type Writes struct {
 	mu     sync.Mutex
 	before map[types.UID]entry
@@ -56,7 +63,17 @@ func (w *Writes) Wrote(uid types.UID, rv string, now time.Time) {
 			}
 		}
 	}
-	w.before[uid] = entry{rv, now}
+	e := w.before[uid]
+	if e.at.IsZero() || now.Sub(e.at) >= TTL {
+		e.rvs = nil
+	}
+	if !slices.Contains(e.rvs, rv) {
+		e.rvs = append(e.rvs, rv)
+		if len(e.rvs) > maxChain {
+			e.rvs = e.rvs[len(e.rvs)-maxChain:]
+		}
+	}
+	w.before[uid] = entry{e.rvs, now}
 }
 
 // WroteObj records a write to obj whose cached resourceVersion was before,
@@ -79,7 +96,7 @@ func (w *Writes) Stale(uid types.UID, rv string, now time.Time) bool {
 	if !ok {
 		return false
 	}
-	if old.rv == rv && now.Sub(old.at) < TTL {
+	if slices.Contains(old.rvs, rv) && now.Sub(old.at) < TTL {
 		return true
 	}
 	delete(w.before, uid)

@@ -50,3 +50,34 @@ func TestWrites(t *testing.T) {
 }
 
 func uid(i int) types.UID { return types.UID(strconv.Itoa(i)) }
+
+// TestWritesInARow: two writes of one pass in a row (a Rollout's revision
+// annotation from version 10, then its status from 11, the version the
+// first returned): a cache that shows only the first version is stale too,
+// as is one that shows the second; the version after both is not. Before,
+// the second write replaced the first and a pass planned from version 10.
+func TestWritesInARow(t *testing.T) {
+	var w Writes
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	w.Wrote("ro", "10", t0)
+	w.Wrote("ro", "11", t0)
+	for _, rv := range []string{"10", "11"} {
+		if !w.Stale("ro", rv, t0.Add(time.Second)) {
+			t.Errorf("cache at %s, written over by us in a row, is not stale", rv)
+		}
+	}
+	if w.Stale("ro", "12", t0.Add(time.Second)) || w.Len() != 0 {
+		t.Error("cache past both writes is stale, or the chain not forgotten")
+	}
+	for i := range 3 * maxChain {
+		w.Wrote("long", strconv.Itoa(i), t0)
+	}
+	if w.Stale("long", "0", t0) {
+		t.Errorf("the chain keeps more than %d versions", maxChain)
+	}
+	w.Wrote("old", "1", t0)
+	w.Wrote("old", "2", t0.Add(TTL))
+	if w.Stale("old", "1", t0.Add(TTL)) {
+		t.Error("a version from a write older than TTL is still in the chain")
+	}
+}

@@ -198,10 +198,14 @@ func (r *Reconciler) annotateRollout(ctx context.Context, ro *rampv1.Rollout, w 
 	if err != nil {
 		return err
 	}
-	tmpl := ro.Spec.Template // a workloadRef's, resolved in memory: the patch reply has none
+	tmpl, rv := ro.Spec.Template, ro.ResourceVersion // a workloadRef's template, resolved in memory: the patch reply has none
 	if err := r.Client.Patch(ctx, ro, client.RawPatch(types.MergePatchType, body)); err != nil {
 		return fmt.Errorf("annotate rollout %s: %w", ro.Name, err)
 	}
+	// A pass woken (by a ReplicaSet's event) before the cache shows this
+	// write would drop the status held for the new version and plan the
+	// revision's start again from the stored one, telling its Events twice.
+	r.expect.WroteObj(ro, rv, r.Clock.Now())
 	ro.Spec.Template = tmpl
 	return nil
 }

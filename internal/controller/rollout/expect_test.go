@@ -111,3 +111,43 @@ func internalEnv(t *testing.T, replicas int32) (*controllertest.Env, *Reconciler
 	env := controllertest.New(t, idx, ro)
 	return env, &Reconciler{Client: env.Client, Recorder: env.Recorder, Clock: env.Clock}, ro
 }
+
+// TestRevisionAnnotationAwaitsCache: the pass that starts a revision
+// writes the Rollout's revision annotation; until the cache shows that
+// write, a pass from the older version is stale. Without it, a pass woken
+// by the new ReplicaSet's event dropped the status held for the newer
+// version and planned the revision's start again (an undo within the
+// rollback window told SkipSteps, which upstream does not: make
+// conformance, canary-rollback-window).
+func TestRevisionAnnotationAwaitsCache(t *testing.T) {
+	ctx := context.Background()
+	env, r, ro := internalEnv(t, 1)
+	req := ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ro)}
+	for range 3 {
+		if _, err := r.Reconcile(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cached := &rampv1.Rollout{}
+	if err := env.API.Get(ctx, req.NamespacedName, cached); err != nil {
+		t.Fatal(err)
+	}
+	cached.Spec.Template.Spec.Containers[0].Image = "nginx:2"
+	if err := env.API.Update(ctx, cached); err != nil {
+		t.Fatal(err)
+	}
+	before := cached.ResourceVersion
+	if _, err := r.Reconcile(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	after := &rampv1.Rollout{}
+	if err := env.API.Get(ctx, req.NamespacedName, after); err != nil {
+		t.Fatal(err)
+	}
+	if after.Annotations[rampv1.RevisionAnnotation] != "2" {
+		t.Fatalf("revision annotation %q after the new template's pass, want 2", after.Annotations[rampv1.RevisionAnnotation])
+	}
+	if !r.expect.Stale(after.UID, before, env.Clock.Now()) {
+		t.Errorf("a cache still at version %s (before the revision annotation) is not stale", before)
+	}
+}
