@@ -13,6 +13,7 @@ import (
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/lint"
 	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/view"
 )
 
 func init() { register(newPlan) }
@@ -134,14 +135,8 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) (ok bool, err error
 
 func planRouters(tr *rampv1.RolloutTrafficRouting) string {
 	var out []string
-	for name, set := range map[string]bool{"alb": tr.ALB != nil, "ambassador": tr.Ambassador != nil, "apisix": tr.Apisix != nil,
-		"appMesh": tr.AppMesh != nil, "istio": tr.Istio != nil, "nginx": tr.Nginx != nil, "smi": tr.SMI != nil, "traefik": tr.Traefik != nil} {
-		if set {
-			out = append(out, name)
-		}
-	}
-	for name := range tr.Plugins {
-		out = append(out, "plugin "+name)
+	for _, r := range view.Routers(tr, "") {
+		out = append(out, r.Name)
 	}
 	if len(out) == 0 {
 		return "no router"
