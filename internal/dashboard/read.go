@@ -136,7 +136,7 @@ func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 	d.Rollout.AddExperiments(o.Experiments, now)
 	d.AnalysisRuns = analysisRuns(o.Runs)
 	d.Events = eventsOf(events)
-	addEvidence(&d, o, hpas)
+	s.addEvidence(&d, o, hpas)
 	writeJSON(w, http.StatusOK, d)
 }
 
