@@ -36,12 +36,12 @@ func TestEvidenceInBrowser(t *testing.T) {
 			t.Errorf("width %d: the current step's forecast is %q", width, current)
 		}
 		for _, want := range []string{
-			"50% (actual 50%), canary 2, stable 2",                     // step 4, forecast
-			"Complete",                                                 // the point after the steps
+			"50% (actual 50%), canary 2, stable 2", // step 4, forecast
+			"Complete",                             // the point after the steps
 			"the new ReplicaSet becomes stable; the previous one stays", // what happens there
 			"Forecast: (Ramp's planner (as `ramp plan`) simulates",
 			"VirtualService web-vs", "25% web-canary (bbb)", "75% web-stable (aaa)", // the router and its weights
-			`beta (header): header X-Beta exact "yes"`,                   // the route in place
+			`beta (header): header X-Beta exact "yes"`, // the route in place
 			"HPA web-hpa", "4 current, 5 desired replicas (min 2, max 8)", "83%", "70% (average utilization)",
 		} {
 			if !strings.Contains(text, want) {
