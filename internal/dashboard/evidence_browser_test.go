@@ -14,8 +14,9 @@ import (
 // after them, where it comes from), the weights the controller set on the
 // router, the header route in place and the HPA's figures; Promote's
 // dialog says what the planner expects of the next step, and Undo's says
-// which images the chosen revision brings back. Skipped without the bundle
-// or chromium.
+// which images the chosen revision brings back. A blue-green update shows
+// its remaining phases, the promotion pause current. Skipped without the
+// bundle or chromium.
 func TestEvidenceInBrowser(t *testing.T) {
 	if builtAssets() == nil {
 		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
@@ -51,6 +52,9 @@ func TestEvidenceInBrowser(t *testing.T) {
 		if n := b.eval(`String(document.querySelectorAll("ol.timeline li.done .forecast").length)`); n != "0" {
 			t.Errorf("width %d: %s done steps carry a forecast", width, n)
 		}
+		if n := b.eval(`String(document.querySelectorAll("ol.timeline > li").length)`); n != "5" { // the steps only: e2e tests count them
+			t.Errorf("width %d: the timeline has %s items, want the 5 steps", width, n)
+		}
 		if width != 1280 {
 			continue
 		}
@@ -69,5 +73,20 @@ func TestEvidenceInBrowser(t *testing.T) {
 			t.Errorf("undo to revision 2 says %q", says)
 		}
 		b.eval(clickButton("Cancel"))
+	}
+
+	// A blue-green update: its remaining phases, the promotion pause current.
+	b := startBrowser(t, 390)
+	b.open(srv.URL + "/#/rollouts/shop/blue")
+	b.waitFor(`document.querySelector("[data-forecast=phases]")`, "document.body.innerText")
+	phases := b.eval(`[...document.querySelectorAll("[data-forecast=phases] > li")].map((li) => li.className + ": " + li.textContent).join("\n")`)
+	for _, want := range []string{"current forecast-point: 1PromotionForecast: new 2, old 2, active old; paused until promoted",
+		"Switch", "the active Service switches to the new pods once all 2 are available", "Previous scaled down"} {
+		if !strings.Contains(phases, want) {
+			t.Errorf("blue-green phases lack %q:\n%s", want, phases)
+		}
+	}
+	if !strings.Contains(b.eval(`document.querySelector("main").innerText`), "Blue-green: no steps.") {
+		t.Error("the blue-green page no longer says it has no steps")
 	}
 }

@@ -13,7 +13,8 @@ import (
 
 // routedWorld is world() with shop/web an Istio-routed canary of 4
 // replicas paused at step 3 (a pause after a setHeaderRoute step), its
-// weights set at 25/75, and an HPA scaling it.
+// weights set at 25/75, and an HPA scaling it; and shop/blue, a blue-green
+// update paused for promotion.
 func routedWorld() []client.Object {
 	objs := world()
 	ro := objs[0].(*rampv1.Rollout)
@@ -51,5 +52,11 @@ func routedWorld() []client.Object {
 	}
 	other := hpa.DeepCopy() // scales a Deployment of the same name: not shown
 	other.Name, other.Spec.ScaleTargetRef = "web-deploy", autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}
-	return append(objs, hpa, other)
+	blue := world()[0].(*rampv1.Rollout)
+	blue.Name, blue.UID = "blue", "uid-shop-blue"
+	blue.Spec.Strategy = rampv1.RolloutStrategy{BlueGreen: &rampv1.BlueGreenStrategy{ActiveService: "blue-active", AutoPromotionEnabled: ptr.To(false)}}
+	blue.Status.CurrentStepIndex = nil
+	blue.Status.PauseConditions[0].Reason = rampv1.PauseReasonBlueGreenPause
+	blue.Status.BlueGreen.ActiveSelector = "aaa"
+	return append(objs, hpa, other, blue)
 }

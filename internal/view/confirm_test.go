@@ -33,7 +33,7 @@ func TestConfirmationsOf(t *testing.T) {
 			ro := paused()
 			ro.Status.CurrentStepIndex = ptrTo[int32](3)
 			return ro
-		}, "promote", "Ends step 4 (pause: 1m) and moves on to the end of the steps: the new version becomes stable with all 5 pods and 100% of traffic."},
+		}, "promote", "Ends step 4 (pause: 1m) and moves on to the end of the steps (fully promoted): the new version becomes stable with all 5 pods and 100% of traffic."},
 		"promote skips a running step": {func() *rampv1.Rollout {
 			ro := paused()
 			ro.Status.PauseConditions, ro.Status.CurrentStepIndex = nil, ptrTo[int32](0)

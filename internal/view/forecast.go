@@ -166,11 +166,12 @@ func blueGreenPhase(ro *rampv1.Rollout) string {
 }
 
 // stepName is "step 3 (setWeight: 40)" for the step at index i (numbered
-// from 1, as the page shows them), or "the end of the steps".
+// from 1, as the page shows them), or "the end of the steps (fully
+// promoted)".
 func stepName(ro *rampv1.Rollout, i int) string {
 	c := ro.Spec.Strategy.Canary
 	if c == nil || i < 0 || i >= len(c.Steps) {
-		return "the end of the steps"
+		return "the end of the steps (fully promoted)"
 	}
 	return "step " + strconv.Itoa(i+1) + " (" + plan.DescribeStep(c.Steps[i]) + ")"
 }

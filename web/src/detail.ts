@@ -111,7 +111,7 @@ function timeline(d: Detail): { el: HTMLElement; remaining: HTMLElement | null }
   const tl = d.timeline;
   if (!tl) {
     const none = d.rollout.strategy === "BlueGreen" ? "Blue-green: no steps." : "No steps: the update goes straight to the new version.";
-    return { el: section("Steps", phases(d) ?? h("p", { class: "muted" }, none), about(d)), remaining: null };
+    return { el: section("Steps", h("p", { class: "muted" }, none), phases(d), about(d)), remaining: null };
   }
   let remaining: HTMLElement | null = null;
   const items = tl.steps.map((st, i) => {
@@ -126,7 +126,7 @@ function timeline(d: Detail): { el: HTMLElement; remaining: HTMLElement | null }
       state === "done" ? null : stepForecast(d, i));
   });
   const done = tl.current >= tl.steps.length ? h("p", {}, "All steps done.") : null;
-  return { el: section("Steps", h("ol", { class: "timeline" }, ...items, ...tail(d)), done, about(d)), remaining };
+  return { el: section("Steps", h("ol", { class: "timeline" }, ...items), tail(d), done, about(d)), remaining };
 }
 
 function revisions(d: Detail): HTMLElement {

@@ -36,16 +36,20 @@ function pointItem(p: ForecastPoint, n: string): HTMLElement {
     h("span", { class: "n" }, n), h("span", {}, names[p.kind] ?? p.step), span(p));
 }
 
-// tail are the points after the canary's steps (completion, scale-down).
-export function tail(d: Detail): HTMLElement[] {
-  return (d.forecast?.points ?? []).filter((p) => p.index < 0).map((p) => pointItem(p, "✓"));
+// tail are the points after the canary's steps (completion, scale-down),
+// a list of their own after the steps' (ol.timeline holds the steps only).
+export function tail(d: Detail): HTMLElement | null {
+  const pts = (d.forecast?.points ?? []).filter((p) => p.index < 0);
+  if (!pts.length) return null;
+  return h("ol", { class: "track", "aria-label": "After the steps (forecast)", "data-forecast": "after" }, ...pts.map((p) => pointItem(p, "✓")));
 }
 
-// phases is a blue-green update's remaining phases as a timeline.
+// phases is a blue-green update's remaining phases, as a timeline.
 export function phases(d: Detail): HTMLElement | null {
   const pts = d.forecast?.points ?? [];
   if (!pts.length) return null;
-  return h("ol", { class: "timeline", "data-forecast": "phases" }, ...pts.map((p, i) => pointItem(p, String(i + 1))));
+  return h("ol", { class: "track", "aria-label": "Phases of the update (forecast)", "data-forecast": "phases" },
+    ...pts.map((p, i) => pointItem(p, String(i + 1))));
 }
 
 // about says where the forecast comes from, and why it is empty or partial.
