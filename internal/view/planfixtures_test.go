@@ -46,7 +46,3 @@ func blueGreenRollout(replicas int32) *rampv1.Rollout {
 	return planRollout(replicas, rampv1.RolloutStrategy{BlueGreen: &rampv1.BlueGreenStrategy{
 		ActiveService: "web-active", PreviewService: "web-preview", AutoPromotionEnabled: ptr.To(false)}})
 }
-
-func rampv1PC(reason string) rampv1.PauseCondition {
-	return rampv1.PauseCondition{Reason: rampv1.PauseReason(reason)}
-}
