@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -18,8 +19,9 @@ type Traffic struct {
 	Routers []Router `json:"routers"`
 	// MaxWeight is the total the weights are out of (maxTrafficWeight).
 	MaxWeight int32 `json:"maxWeight"`
-	// Weights are absent until the controller first set them.
-	Weights *Weights `json:"weights,omitempty"`
+	// Weights are status.canary.weights, absent until the controller first
+	// set them; Verified nil: not verified at the load balancer.
+	Weights *rampv1.TrafficWeights `json:"weights,omitempty"`
 	// Managed are trafficRouting.managedRoutes, in precedence order.
 	Managed []string `json:"managedRoutes,omitempty"`
 	// Routes are the managed routes in place: the setHeaderRoute and
@@ -32,23 +34,6 @@ type Traffic struct {
 type Router struct {
 	Name    string   `json:"name"`
 	Objects []string `json:"objects,omitempty"`
-}
-
-// Weights are status.canary.weights.
-type Weights struct {
-	Canary     Destination   `json:"canary"`
-	Stable     Destination   `json:"stable"`
-	Additional []Destination `json:"additional,omitempty"`
-	// Verified: the weights were checked at the load balancer (nil: not
-	// verified).
-	Verified *bool `json:"verified,omitempty"`
-}
-
-// Destination is the weight sent to one Service and ReplicaSet.
-type Destination struct {
-	Weight  int32  `json:"weight"`
-	Service string `json:"service,omitempty"`
-	Hash    string `json:"hash,omitempty"`
 }
 
 // Route is one managed route in place.
@@ -70,12 +55,7 @@ func TrafficOf(ro *rampv1.Rollout) *Traffic {
 	for _, m := range tr.ManagedRoutes {
 		t.Managed = append(t.Managed, m.Name)
 	}
-	if w := ro.Status.Canary.Weights; w != nil {
-		t.Weights = &Weights{Canary: destination(w.Canary), Stable: destination(w.Stable), Verified: w.Verified}
-		for _, a := range w.Additional {
-			t.Weights.Additional = append(t.Weights.Additional, destination(a))
-		}
-	}
+	t.Weights = ro.Status.Canary.Weights
 	if !updating(ro) || ro.Status.Abort {
 		return t
 	}
@@ -95,10 +75,6 @@ func TrafficOf(ro *rampv1.Rollout) *Traffic {
 		t.Routes = append(t.Routes, Route{Name: m.Name, Kind: "mirror", Match: mirrorMatch(m)})
 	}
 	return t
-}
-
-func destination(d rampv1.WeightDestination) Destination {
-	return Destination{Weight: d.Weight, Service: d.ServiceName, Hash: d.PodTemplateHash}
 }
 
 // stringMatch is `exact "v"`, `prefix "v"` or `regex "v"`.
@@ -125,12 +101,7 @@ func mirrorMatch(m rampv1.SetMirrorRoute) string {
 		if rm.Path != nil {
 			cs = append(cs, "path "+stringMatch(rm.Path))
 		}
-		names := make([]string, 0, len(rm.Headers))
-		for h := range rm.Headers {
-			names = append(names, h)
-		}
-		slices.Sort(names)
-		for _, h := range names {
+		for _, h := range slices.Sorted(maps.Keys(rm.Headers)) {
 			v := rm.Headers[h]
 			cs = append(cs, "header "+h+" "+stringMatch(&v))
 		}
@@ -189,12 +160,7 @@ func Routers(tr *rampv1.RolloutTrafficRouting, rollout string) []Router {
 	if r := tr.Traefik; r != nil {
 		add("traefik", "TraefikService "+r.WeightedTraefikServiceName)
 	}
-	names := make([]string, 0, len(tr.Plugins))
-	for name := range tr.Plugins {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(tr.Plugins)) {
 		add("plugin " + name)
 	}
 	return out

@@ -43,7 +43,8 @@ func TestTrafficOf(t *testing.T) {
 	if !reflect.DeepEqual(got.Routers, wantRouters) {
 		t.Errorf("routers %+v, want %+v", got.Routers, wantRouters)
 	}
-	if w := got.Weights; w == nil || w.Canary != (Destination{10, "web-canary", "b"}) || w.Stable != (Destination{90, "web-stable", "a"}) || got.MaxWeight != 100 {
+	if w := got.Weights; w == nil || w.Canary != (rampv1.WeightDestination{Weight: 10, ServiceName: "web-canary", PodTemplateHash: "b"}) ||
+		w.Stable.Weight != 90 || got.MaxWeight != 100 {
 		t.Errorf("weights %+v (max %d), want canary 10 and stable 90 of 100", w, got.MaxWeight)
 	}
 	wantRoutes := []Route{

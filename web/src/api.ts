@@ -48,7 +48,7 @@ export interface ForecastPoint {
 export interface Forecast { basis: string; note?: string; points?: ForecastPoint[] }
 export interface UndoTarget { revision: number; images?: string[]; text: string }
 export interface Confirmations { actions: Record<string, string>; undo?: UndoTarget[] }
-export interface Destination { weight: number; service?: string; hash?: string }
+export interface Destination { weight: number; serviceName?: string; podTemplateHash?: string }
 export interface Traffic {
   routers: { name: string; objects?: string[] }[]; maxWeight: number;
   weights?: { canary: Destination; stable: Destination; additional?: Destination[]; verified?: boolean };

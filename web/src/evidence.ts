@@ -15,7 +15,7 @@ function table(caption: string, head: string[], rows: string[][]): HTMLElement {
 function dest(d: Destination | undefined, max: number): string {
   if (!d) return "-";
   const pct = max === 100 ? `${d.weight}%` : `${d.weight}/${max}`;
-  return [pct, d.service, d.hash ? `(${d.hash})` : ""].filter(Boolean).join(" ");
+  return [pct, d.serviceName, d.podTemplateHash ? `(${d.podTemplateHash})` : ""].filter(Boolean).join(" ");
 }
 
 export function traffic(d: Detail): HTMLElement | null {
