@@ -50,7 +50,7 @@ type ForecastPoint struct {
 	Active string `json:"active,omitempty"`
 	// Gate is what holds the update there or what happens, in words.
 	Gate string `json:"gate,omitempty"`
-	// Current marks the point the Rollout is at now.
+	// Current marks the point the Rollout is at now (none when aborted).
 	Current bool `json:"current,omitempty"`
 }
 
@@ -76,8 +76,8 @@ func ForecastOf(ro *rampv1.Rollout, tr plan.Trajectory, err error) Forecast {
 	for _, p := range pts {
 		f.Points = append(f.Points, forecastPoint(tr, ro, p))
 	}
-	if len(f.Points) > 0 {
-		f.Points[0].Current = updating(ro)
+	if len(f.Points) > 0 && !ro.Status.Abort { // aborted: the points are a retry's, none is where the rollout is
+		f.Points[0].Current = true
 	}
 	return f
 }

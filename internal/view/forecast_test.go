@@ -12,7 +12,8 @@ import (
 // TestForecastOf: the forecast starts where the Rollout is (the current
 // canary step or blue-green phase, marked current), carries the planner's
 // figures for each remaining point, and says why it is empty or partial
-// (no update, aborted, promoted fully, an InvalidSpec).
+// (no update, aborted: a retry's points, none current; promoted fully, an
+// InvalidSpec).
 func TestForecastOf(t *testing.T) {
 	canary := func() *rampv1.Rollout {
 		return planRollout(5, canaryOf(setW(20), pause(""), setW(40), pause("1m")))
@@ -53,7 +54,7 @@ func TestForecastOf(t *testing.T) {
 				return ro
 			},
 			want: want{kinds: []string{"step:0", "step:1", "step:2", "step:3", "complete:-1"}, note: "Aborted",
-				first: ForecastPoint{Index: 0, Kind: "step", Step: "setWeight: 20", Weight: "20%", Actual: "20%", Canary: 1, Stable: 4, Current: true}},
+				first: ForecastPoint{Index: 0, Kind: "step", Step: "setWeight: 20", Weight: "20%", Actual: "20%", Canary: 1, Stable: 4}},
 		},
 		"no update in progress": {
 			ro: func() *rampv1.Rollout {
