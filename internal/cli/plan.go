@@ -7,13 +7,13 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/lint"
 	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/view"
 )
 
 func init() { register(newPlan) }
@@ -133,52 +133,10 @@ func printPlan(w io.Writer, ro *rampv1.Rollout, f planFlags) (ok bool, err error
 	return true, printCanaryPlan(w, ro, tr, upstream)
 }
 
-// gateText describes a gate: "paused until promoted", "paused 10s",
-// "analysis success-rate must pass".
-func gateText(g plan.Gate) string {
-	switch {
-	case g.Pause && g.Duration == nil:
-		return "paused until promoted"
-	case g.Pause:
-		return "paused " + planDuration(*g.Duration)
-	case len(g.Analysis) > 0:
-		return "analysis " + strings.Join(g.Analysis, ", ") + " must pass"
-	case g.Other != "":
-		return "waits for " + g.Other
-	}
-	return ""
-}
-
-// planWeight is a weight as a percentage, or in units of maxTrafficWeight.
-func planWeight(w, maxWeight int32) string {
-	if maxWeight == 100 {
-		return fmt.Sprintf("%d%%", w)
-	}
-	return fmt.Sprintf("%d/%d", w, maxWeight)
-}
-
-// planDuration prints 1h0m0s as 1h and 2m0s as 2m.
-func planDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
-
 func planRouters(tr *rampv1.RolloutTrafficRouting) string {
 	var out []string
-	for name, set := range map[string]bool{"alb": tr.ALB != nil, "ambassador": tr.Ambassador != nil, "apisix": tr.Apisix != nil,
-		"appMesh": tr.AppMesh != nil, "istio": tr.Istio != nil, "nginx": tr.Nginx != nil, "smi": tr.SMI != nil, "traefik": tr.Traefik != nil} {
-		if set {
-			out = append(out, name)
-		}
-	}
-	for name := range tr.Plugins {
-		out = append(out, "plugin "+name)
+	for _, r := range view.Routers(tr, "") {
+		out = append(out, r.Name)
 	}
 	if len(out) == 0 {
 		return "no router"

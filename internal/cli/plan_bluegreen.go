@@ -6,6 +6,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/view"
 )
 
 // printBlueGreenPlan writes the plan of a blue-green Rollout: one row per
@@ -28,7 +29,7 @@ func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, hpa
 	}
 	t.println(head + "\tWHAT HAPPENS")
 	for i, p := range tr.Points {
-		text := blueGreenPhaseText(b, tr, p)
+		text := view.PhaseText(b, tr, p)
 		if p.Kind == plan.PhaseSwitch && i+1 < len(tr.Points) && tr.Points[i+1].Kind == plan.PointComplete &&
 			tr.Points[i+1].Old == p.Old && tr.Points[i+1].New == p.New {
 			text += "; it becomes stable" // the switch completes the update: no row of its own
@@ -47,42 +48,4 @@ func printBlueGreenPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, hpa
 		out.println("\nHPA: pods an HPA on this Rollout counts: only the active ReplicaSet's (its /scale selector includes the active hash)")
 	}
 	return out.err
-}
-
-// blueGreenPhaseText says what happens at one point.
-func blueGreenPhaseText(b *rampv1.BlueGreenStrategy, tr plan.Trajectory, p plan.Point) string {
-	switch p.Kind {
-	case plan.PhasePreview:
-		if b.PreviewService == "" {
-			return fmt.Sprintf("the new ReplicaSet comes up with %d pods", p.New.Spec)
-		}
-		return fmt.Sprintf("the preview Service selects the new pods once %d are available", p.New.Spec)
-	case plan.PhasePrePromotion, plan.PhasePostPromotion:
-		return gateText(p.Gate) + "; a failure aborts the update"
-	case plan.PhasePromotion:
-		if d := p.Gate.Duration; d != nil {
-			return fmt.Sprintf("paused, promotes by itself after %s (autoPromotionSeconds)", planDuration(*d))
-		}
-		return "paused until promoted (autoPromotionEnabled: false)"
-	case plan.PhaseScaleUp:
-		return fmt.Sprintf("the new ReplicaSet grows from %d to %d pods", tr.Preview, p.New.Spec)
-	case plan.PhaseSwitch:
-		return fmt.Sprintf("the active Service switches to the new pods once all %d are available", p.New.Spec)
-	case plan.PointComplete:
-		if p.Delay > 0 {
-			return "the new ReplicaSet becomes stable; the old one stays " + planDuration(p.Delay) + " (scaleDownDelaySeconds)"
-		}
-		return "the new ReplicaSet becomes stable; the old one goes to 0 at once (scaleDownDelaySeconds: 0)"
-	case plan.PointScaledDown:
-		for _, c := range tr.Points {
-			if c.Kind == plan.PointComplete && c.Delay > 0 {
-				return "the old ReplicaSet goes to 0 after " + planDuration(c.Delay) + " (scaleDownDelaySeconds)"
-			}
-		}
-		return "the old ReplicaSet goes to 0"
-	}
-	if p.Stalled {
-		return "stalls here: the controller never completes the update"
-	}
-	return "-"
 }

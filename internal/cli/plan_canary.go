@@ -7,6 +7,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/plan"
+	"github.com/ramp-rollouts/ramp/internal/view"
 )
 
 // printCanaryPlan writes the plan of a canary Rollout: one row per point of
@@ -41,13 +42,13 @@ func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, upstre
 		if p.Kind == plan.PointStep && p.Index < len(c.Steps) {
 			idx = fmt.Sprint(p.Index)
 		}
-		actual, star := canaryActual(tr, p)
+		actual, star := view.CanaryActual(tr, p)
 		rounded = rounded || star
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%d", idx, p.Step, planWeight(p.Weight, tr.MaxWeight), actual, p.New.Spec, p.Old.Spec)
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%d", idx, p.Step, view.PlanWeight(p.Weight, tr.MaxWeight), actual, p.New.Spec, p.Old.Spec)
 		if hpa {
 			row += fmt.Sprintf("\t%d\t%s", p.HPAPods, upstreamPods(upstream, p))
 		}
-		t.printf("%s\t%s\t%s\n", row, planPeak(p.Peak), canaryGate(tr, p))
+		t.printf("%s\t%s\t%s\n", row, planPeak(p.Peak), view.CanaryGate(tr, p))
 	}
 	out.endTable(t, tw)
 
@@ -60,25 +61,6 @@ func printCanaryPlan(w io.Writer, ro *rampv1.Rollout, tr plan.Trajectory, upstre
 		out.println(line)
 	}
 	return out.err
-}
-
-// canaryActual is the weight the canary gets once p settles: with
-// trafficRouting what the routers hold (all of it once the new ReplicaSet
-// is stable: the stable Service then selects it), otherwise its share of
-// the pods, starred when that is not the step's weight.
-func canaryActual(tr plan.Trajectory, p plan.Point) (string, bool) {
-	if p.Kind != plan.PointStep {
-		return "100%", false
-	}
-	if tr.Routed {
-		return fmt.Sprintf("%d%%", (int64(p.Traffic)*1000/int64(max(tr.MaxWeight, 1))+5)/10), false
-	}
-	pods := max(p.New.Spec+p.Old.Spec, 1)
-	actual := fmt.Sprintf("%d%%", (int64(p.New.Spec)*1000/int64(pods)+5)/10)
-	if int64(p.New.Spec)*100 != int64(p.Weight)*int64(pods) {
-		return actual + "*", true
-	}
-	return actual, false
 }
 
 // upstreamPods is the HPA count of upstream's run at the same point.
@@ -110,38 +92,4 @@ func routedPods(ro *rampv1.Rollout, tr plan.Trajectory) string {
 	}
 	return fmt.Sprintf("the stable ReplicaSet stays at %d beside the canary (no dynamicStableScale);\n"+
 		"  with an HPA (--hpa), canary pods are taken from stable", tr.Replicas)
-}
-
-// canaryGate is what holds a point besides its pods, and what happens there.
-func canaryGate(tr plan.Trajectory, p plan.Point) string {
-	var parts []string
-	switch {
-	case p.Stalled:
-		s := "stalls here: the controller never completes this step"
-		if tr.Routed && p.Traffic != p.Weight {
-			s += fmt.Sprintf(" (its %d available canary pod(s) carry %s, not %s)", p.New.Available,
-				planWeight(p.Traffic, tr.MaxWeight), planWeight(p.Weight, tr.MaxWeight))
-		}
-		parts = append(parts, s)
-	case p.Kind == plan.PointComplete && p.Delay > 0:
-		parts = append(parts, "the new ReplicaSet becomes stable; the previous one stays "+planDuration(p.Delay)+" (scaleDownDelaySeconds)")
-	case p.Kind == plan.PointComplete && tr.Routed && p.Old.Spec == 0:
-		parts = append(parts, "the new ReplicaSet becomes stable; the previous one went to 0 as the stable Service left it")
-	case p.Kind == plan.PointComplete:
-		parts = append(parts, "the new ReplicaSet becomes stable")
-	case p.Kind == plan.PointScaledDown:
-		parts = append(parts, "the previous ReplicaSet goes to 0")
-	}
-	if !p.Stalled {
-		if g := gateText(p.Gate); g != "" {
-			parts = append(parts, g)
-		}
-	}
-	if len(tr.Background) > 0 && int32(p.Index) == tr.BackgroundFrom && p.Kind == plan.PointStep {
-		parts = append(parts, "background analysis starts")
-	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, "; ")
 }

@@ -92,7 +92,8 @@ func TestTokenReview(t *testing.T) {
 
 // TestListFilteredByNamespace: alice may list rollouts in shop only: she
 // sees web, not bank's ledger; the detail of ledger is 403; in shop the
-// kinds she may not list are withheld.
+// kinds she may not list are withheld (HPAs and the revisions undo offers
+// included).
 func TestListFilteredByNamespace(t *testing.T) {
 	c := newCluster("list rollouts shop", "get rollouts shop", "list analysisruns shop")
 	s := testServer(t, c.inCluster(Config{Reader: fakeClient(t, &recorder{}, nil)}, time.Now))
@@ -105,8 +106,10 @@ func TestListFilteredByNamespace(t *testing.T) {
 		t.Errorf("bank/ledger = %d %q", w.Code, e.Error)
 	}
 	d := decode[RolloutDetail](t, do(t, s, "GET", "/api/rollouts/shop/web", "", bearerAlice))
-	if strings.Join(d.Withheld, ",") != "replicasets,pods,experiments,events" || len(d.Rollout.Revisions) != 0 || len(d.Events) != 0 || len(d.AnalysisRuns) != 1 {
-		t.Errorf("withheld %v, revisions %d, events %d, runs %d", d.Withheld, len(d.Rollout.Revisions), len(d.Events), len(d.AnalysisRuns))
+	if strings.Join(d.Withheld, ",") != "replicasets,pods,experiments,events,horizontalpodautoscalers" || len(d.Rollout.Revisions) != 0 ||
+		len(d.Events) != 0 || len(d.AnalysisRuns) != 1 || len(d.HPAs) != 0 || len(d.Confirm.Undo) != 0 {
+		t.Errorf("withheld %v, revisions %d, events %d, runs %d, HPAs %d, undo targets %d", d.Withheld, len(d.Rollout.Revisions), len(d.Events),
+			len(d.AnalysisRuns), len(d.HPAs), len(d.Confirm.Undo))
 	}
 }
 

@@ -37,7 +37,7 @@ func world() []client.Object {
 			Spec: rampv1.RolloutSpec{
 				Replicas: ptr.To[int32](2),
 				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": name}},
-				Template: &corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: name + ":2"}}}},
+				Template: &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": name}}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: name + ":2"}}}},
 				Strategy: rampv1.RolloutStrategy{Canary: &rampv1.CanaryStrategy{Steps: []rampv1.CanaryStep{{SetWeight: ptr.To[int32](50)}, {Pause: &rampv1.RolloutPause{}}}}},
 			},
 			Status: rampv1.RolloutStatus{
@@ -115,6 +115,12 @@ func (r *recorder) sent() []sent {
 
 func fakeClient(t *testing.T, rec *recorder, beforePatch func(context.Context, client.WithWatch)) client.WithWatch {
 	t.Helper()
+	return fakeClientOf(t, rec, beforePatch, world())
+}
+
+// fakeClientOf is fakeClient over objs.
+func fakeClientOf(t *testing.T, rec *recorder, beforePatch func(context.Context, client.WithWatch), objs []client.Object) client.WithWatch {
+	t.Helper()
 	record := func(status bool, p client.Patch, obj client.Object) error {
 		b, err := p.Data(obj)
 		rec.mu.Lock()
@@ -122,7 +128,7 @@ func fakeClient(t *testing.T, rec *recorder, beforePatch func(context.Context, c
 		rec.mu.Unlock()
 		return err
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(world()...).
+	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(objs...).
 		WithStatusSubresource(&rampv1.Rollout{}).
 		WithInterceptorFuncs(interceptor.Funcs{
 			Patch: func(ctx context.Context, cl client.WithWatch, obj client.Object, p client.Patch, o ...client.PatchOption) error {

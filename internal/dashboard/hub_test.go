@@ -16,6 +16,7 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -115,7 +116,8 @@ func TestHubRunFlushes(t *testing.T) {
 	<-done
 }
 
-// TestRolloutOf: each watched kind maps to the rollout it concerns.
+// TestRolloutOf: each watched kind maps to the rollout it concerns (an
+// HPA to the Rollout it scales, not a Deployment of the same name).
 func TestRolloutOf(t *testing.T) {
 	owned := metav1.ObjectMeta{Namespace: "shop", OwnerReferences: []metav1.OwnerReference{{APIVersion: "argoproj.io/v1alpha1", Kind: "Rollout", Name: "web"}}}
 	for i, tc := range []struct {
@@ -130,6 +132,10 @@ func TestRolloutOf(t *testing.T) {
 		{&corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "shop"}, InvolvedObject: corev1.ObjectReference{Kind: "Pod", Name: "web"}}, false},
 		{&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Namespace: "shop"}}, false},
 		{&corev1.Pod{ObjectMeta: owned}, false},
+		{&autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Namespace: "shop"},
+			Spec: autoscalingv2.HorizontalPodAutoscalerSpec{ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{Kind: "Rollout", Name: "web"}}}, true},
+		{&autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Namespace: "shop"},
+			Spec: autoscalingv2.HorizontalPodAutoscalerSpec{ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{Kind: "Deployment", Name: "web"}}}, false},
 	} {
 		k, ok := rolloutOf(tc.obj)
 		if ok != tc.ok || (ok && k != key("shop", "web")) {

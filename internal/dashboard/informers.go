@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -32,6 +33,7 @@ func watched() []watchedKind {
 		{&rampv1.AnalysisRun{}, &rampv1.AnalysisRunList{}, "analysisruns.argoproj.io"},
 		{&rampv1.Experiment{}, &rampv1.ExperimentList{}, "experiments.argoproj.io"},
 		{&corev1.Event{}, &corev1.EventList{}, "events"},
+		{&autoscalingv2.HorizontalPodAutoscaler{}, &autoscalingv2.HorizontalPodAutoscalerList{}, "horizontalpodautoscalers.autoscaling"},
 	}
 }
 
@@ -49,7 +51,7 @@ func preflight(ctx context.Context, c client.Reader) error {
 
 // rolloutOf is the Rollout a change of obj concerns: the Rollout itself,
 // the Rollout controlling a ReplicaSet or owning an AnalysisRun or
-// Experiment, the Rollout an Event is about. Pods are left out: their
+// Experiment, the Rollout an Event is about or an HPA scales. Pods are left out: their
 // ReplicaSet's status changes with them.
 func rolloutOf(obj any) (types.NamespacedName, bool) {
 	if t, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
@@ -61,6 +63,10 @@ func rolloutOf(obj any) (types.NamespacedName, bool) {
 	case *corev1.Event:
 		if o.InvolvedObject.Kind == "Rollout" {
 			return types.NamespacedName{Namespace: o.Namespace, Name: o.InvolvedObject.Name}, true
+		}
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		if t := o.Spec.ScaleTargetRef; t.Kind == "Rollout" {
+			return types.NamespacedName{Namespace: o.Namespace, Name: t.Name}, true
 		}
 	case *appsv1.ReplicaSet, *rampv1.AnalysisRun, *rampv1.Experiment:
 		m := o.(metav1.Object)

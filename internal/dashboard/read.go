@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -71,6 +72,14 @@ type RolloutDetail struct {
 	Timeline     *Timeline     `json:"timeline,omitempty"`
 	AnalysisRuns []AnalysisRun `json:"analysisRunDetails"`
 	Events       []Event       `json:"events"`
+	// Forecast is the planner's remaining points of the update, drawn on
+	// the timeline; Confirm what each action would do now.
+	Forecast view.Forecast      `json:"forecast"`
+	Confirm  view.Confirmations `json:"confirm"`
+	// Traffic is the routers, weights and managed routes (trafficRouting).
+	Traffic *view.Traffic `json:"traffic,omitempty"`
+	// HPAs are the HorizontalPodAutoscalers that scale the rollout.
+	HPAs []view.HPA `json:"hpas,omitempty"`
 	// Withheld are the kinds the user may not list in the namespace,
 	// left out of the answer.
 	Withheld []string `json:"withheld,omitempty"`
@@ -80,7 +89,7 @@ type RolloutDetail struct {
 type part struct{ group, resource string }
 
 var parts = []part{{"apps", "replicasets"}, {"", "pods"}, {rampv1.GroupVersion.Group, "analysisruns"},
-	{rampv1.GroupVersion.Group, "experiments"}, {"", "events"}}
+	{rampv1.GroupVersion.Group, "experiments"}, {"", "events"}, {"autoscaling", "horizontalpodautoscalers"}}
 
 func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 	ctx, u, ns, name := r.Context(), userOf(r.Context()), r.PathValue("ns"), r.PathValue("name")
@@ -98,6 +107,7 @@ func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 	}
 	d := RolloutDetail{ResourceVersion: o.Rollout.ResourceVersion}
 	var events []corev1.Event
+	var hpas []autoscalingv2.HorizontalPodAutoscaler
 	for _, p := range parts {
 		ok, err := s.cfg.Authz.Allowed(ctx, u, Access{Verb: "list", Group: p.group, Resource: p.resource, Namespace: ns})
 		if err != nil {
@@ -109,11 +119,15 @@ func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 			withhold(o, p.resource)
 			continue
 		}
-		if p.resource == "events" {
-			if events, err = rolloutEvents(ctx, s.cfg.Reader, o.Rollout); err != nil {
-				s.readFailed(w, err, "list events")
-				return
-			}
+		switch p.resource {
+		case "events":
+			events, err = rolloutEvents(ctx, s.cfg.Reader, o.Rollout)
+		case "horizontalpodautoscalers":
+			hpas, err = rolloutHPAs(ctx, s.cfg.Reader, o.Rollout)
+		}
+		if err != nil {
+			s.readFailed(w, err, "list "+p.resource)
+			return
 		}
 	}
 	now := s.cfg.Now()
@@ -122,6 +136,7 @@ func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 	d.Rollout.AddExperiments(o.Experiments, now)
 	d.AnalysisRuns = analysisRuns(o.Runs)
 	d.Events = eventsOf(events)
+	s.addEvidence(&d, o, hpas)
 	writeJSON(w, http.StatusOK, d)
 }
 

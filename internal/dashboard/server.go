@@ -38,6 +38,7 @@ type Server struct {
 	cfg      Config
 	sessions *sessions
 	mux      *http.ServeMux
+	sims     simulations
 }
 
 // New builds the handler; a nil Authz allows everything (local mode).

@@ -155,27 +155,39 @@ func (r *canaryRun) carriedWeight(w, c int32) (weight, prev int32) {
 // managedAt lists the header and mirror routes in force at step idx (the
 // step itself included), in managedRoutes order.
 func (r *canaryRun) managedAt(idx int32) (headers []rampv1.SetHeaderRoute, mirrors []rampv1.SetMirrorRoute) {
+	return ManagedRoutesAt(r.c, idx)
+}
+
+// ManagedRoutesAt lists the header and mirror routes a traffic-routed
+// canary holds at step idx (the step itself included), in managedRoutes
+// order: for each name, the last setHeaderRoute or setMirrorRoute step up
+// to idx, unless that step removed it (no match).
+func ManagedRoutesAt(c *rampv1.CanaryStrategy, idx int32) (headers []rampv1.SetHeaderRoute, mirrors []rampv1.SetMirrorRoute) {
+	if c == nil || c.TrafficRouting == nil {
+		return nil, nil
+	}
+	steps := c.Steps
 	hs, ms := map[string]int{}, map[string]int{}
-	for i := 0; i <= int(idx) && i < len(r.steps); i++ {
-		if h := r.steps[i].SetHeaderRoute; h != nil {
+	for i := 0; i <= int(idx) && i < len(steps); i++ {
+		if h := steps[i].SetHeaderRoute; h != nil {
 			hs[h.Name] = i
 			if len(h.Match) == 0 {
 				delete(hs, h.Name)
 			}
 		}
-		if m := r.steps[i].SetMirrorRoute; m != nil {
+		if m := steps[i].SetMirrorRoute; m != nil {
 			ms[m.Name] = i
 			if len(m.Match) == 0 {
 				delete(ms, m.Name)
 			}
 		}
 	}
-	for _, mr := range r.c.TrafficRouting.ManagedRoutes {
+	for _, mr := range c.TrafficRouting.ManagedRoutes {
 		if i, ok := hs[mr.Name]; ok {
-			headers = append(headers, *r.steps[i].SetHeaderRoute)
+			headers = append(headers, *steps[i].SetHeaderRoute)
 		}
 		if i, ok := ms[mr.Name]; ok {
-			mirrors = append(mirrors, *r.steps[i].SetMirrorRoute)
+			mirrors = append(mirrors, *steps[i].SetMirrorRoute)
 		}
 	}
 	return headers, mirrors

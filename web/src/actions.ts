@@ -1,5 +1,6 @@
 // The actions of the rollout page: each button opens a confirmation that
-// says what will happen; confirming sends the action with the CSRF token
+// says what will happen (the server's text, from the planner; the fixed
+// text below only when the server sent none); confirming sends the action with the CSRF token
 // and the resourceVersion the page was showing, so nothing is done if the
 // rollout changed meanwhile (409).
 
@@ -41,9 +42,20 @@ export function actionBar(d: Detail, done: (msg: string) => void, closed: () => 
 function confirm(a: Action, d: Detail, dialog: HTMLDialogElement, result: HTMLElement, done: (msg: string) => void): void {
   const id = `${d.rollout.namespace}/${d.rollout.name}`;
   const revisions = (d.rollout.revisions ?? []).map((r) => r.number).sort((x, y) => y - x);
+  const targets = d.confirm?.undo ?? [];
+  const imagesOf = (n: number): string => {
+    const im = targets.find((t) => t.revision === n)?.images;
+    return im?.length ? ` (${im.join(", ")})` : "";
+  };
   const revision = h("select", { id: "undo-revision" },
     h("option", { value: "0" }, "the previous revision"),
-    ...revisions.map((n) => h("option", { value: String(n) }, `revision ${n}`)));
+    ...revisions.map((n) => h("option", { value: String(n) }, `revision ${n}${imagesOf(n)}`)));
+  const says = h("p", { class: "says", "aria-live": "polite" }, d.confirm?.actions[a.verb] ?? a.says(d));
+  if (a.needs === "revision") {
+    const undoText = (): void => { says.textContent = targets.find((t) => t.revision === Number(revision.value))?.text ?? a.says(d); };
+    revision.addEventListener("change", undoText);
+    undoText();
+  }
   const images = h("input", { id: "set-images", type: "text", required: true, placeholder: "container=image:tag, …", autocomplete: "off" });
   const field = a.needs === "revision"
     ? h("p", {}, h("label", { for: "undo-revision" }, "Revision "), revision)
@@ -53,7 +65,7 @@ function confirm(a: Action, d: Detail, dialog: HTMLDialogElement, result: HTMLEl
   const ok = h("button", { type: "submit", class: "danger" }, `${a.label} ${d.rollout.name}`);
   const form = h("form", { method: "dialog" },
     h("h2", { id: "confirm-title" }, `${a.label} rollout ${id}?`),
-    h("p", {}, a.says(d)),
+    says,
     h("p", { class: "muted" }, `Applies only to the version shown (resourceVersion ${d.resourceVersion}); if the rollout changed since, nothing is done.`),
     field, error, h("div", { class: "buttons" }, cancel, ok));
   form.addEventListener("submit", (ev) => {

@@ -40,10 +40,32 @@ export interface AnalysisRun {
   metricResults?: MetricResult[];
 }
 export interface Timeline { steps: { text: string; pause?: string }[]; current: number; pauseEndsAt?: string }
+// The planner's remaining points of the update (internal/view Forecast).
+export interface ForecastPoint {
+  index: number; kind: string; step: string; weight?: string; actual?: string;
+  canary: number; stable: number; active?: string; gate?: string; current?: boolean;
+}
+export interface Forecast { basis: string; note?: string; points?: ForecastPoint[] }
+export interface UndoTarget { revision: number; images?: string[]; text: string }
+export interface Confirmations { actions: Record<string, string>; undo?: UndoTarget[] }
+export interface Destination { weight: number; serviceName?: string; podTemplateHash?: string }
+export interface Traffic {
+  routers: { name: string; objects?: string[] }[]; maxWeight: number;
+  weights?: { canary: Destination; stable: Destination; additional?: Destination[]; verified?: boolean };
+  managedRoutes?: string[]; routes?: { name: string; kind: string; match: string }[];
+}
+export interface HPA {
+  name: string; min: number; max: number; current: number; desired: number;
+  metrics?: { name: string; current: string; target: string }[]; conditions?: string[];
+}
 export interface Detail {
   rollout: RolloutView;
   resourceVersion: string;
   timeline?: Timeline;
+  forecast?: Forecast;
+  confirm?: Confirmations;
+  traffic?: Traffic;
+  hpas?: HPA[];
   analysisRunDetails: AnalysisRun[];
   events: { type: string; reason: string; message: string; count?: number; lastSeen: string }[];
   withheld?: string[];

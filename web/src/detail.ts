@@ -1,4 +1,5 @@
-// The rollout page: summary, actions, the steps as a timeline, revisions
+// The rollout page: summary, actions, the steps as a timeline with the
+// planner's forecast of the remaining ones, traffic and HPAs, revisions
 // with their pods, AnalysisRuns with every measurement plotted and the
 // judge's verdicts, Experiments and Events. It reloads on every live change
 // of this rollout.
@@ -6,6 +7,8 @@
 import { actionBar } from "./actions";
 import { ApiError, explain, get, getSession, type AnalysisRun, type Detail, type Experiment, type MetricResult, type Revision } from "./api";
 import { plot } from "./chart";
+import { hpas, traffic } from "./evidence";
+import { about, phases, stepForecast, tail } from "./forecast";
 import { h, replace, section, type Child } from "./dom";
 import { subscribe } from "./live";
 import { clock, short } from "./time";
@@ -44,7 +47,7 @@ export function detailPage(root: HTMLElement, ns: string, name: string): () => v
       endsAt = d.timeline?.pauseEndsAt ? Date.parse(d.timeline.pauseEndsAt) : 0;
       replace(body, summary(d),
         session?.actionsEnabled ? actionBar(d, (msg) => { notice = msg; void load(); }, () => { if (stale) void load(); }) : h("p", { class: "muted" }, "Read-only: the dashboard was started without --enable-actions."),
-        tl.el, revisions(d), analysis(d.analysisRunDetails), experiments(d), events(d),
+        tl.el, traffic(d), hpas(d), revisions(d), analysis(d.analysisRunDetails), experiments(d), events(d),
         d.withheld?.length ? h("p", { class: "muted" }, `Not shown (you may not list them here): ${d.withheld.join(", ")}.`) : null);
       if (notice) {
         const r = body.querySelector(".actions .result");
@@ -106,7 +109,10 @@ function summary(d: Detail): HTMLElement {
 
 function timeline(d: Detail): { el: HTMLElement; remaining: HTMLElement | null } {
   const tl = d.timeline;
-  if (!tl) return { el: section("Steps", h("p", { class: "muted" }, d.rollout.strategy === "BlueGreen" ? "Blue-green: no steps." : "No steps: the update goes straight to the new version.")), remaining: null };
+  if (!tl) {
+    const none = d.rollout.strategy === "BlueGreen" ? "Blue-green: no steps." : "No steps: the update goes straight to the new version.";
+    return { el: section("Steps", h("p", { class: "muted" }, none), phases(d), about(d)), remaining: null };
+  }
   let remaining: HTMLElement | null = null;
   const items = tl.steps.map((st, i) => {
     const state = i < tl.current ? "done" : i === tl.current ? "current" : "todo";
@@ -116,10 +122,11 @@ function timeline(d: Detail): { el: HTMLElement; remaining: HTMLElement | null }
       extra = st.pause === "" ? h("span", { class: "remaining" }, "until promoted") : remaining;
     }
     return h("li", { class: state, "aria-current": state === "current" ? "step" : undefined },
-      h("span", { class: "n" }, String(i + 1)), h("span", {}, st.text), h("span", { class: "sr-only" }, ` (${state === "todo" ? "to do" : state})`), extra);
+      h("span", { class: "n" }, String(i + 1)), h("span", {}, st.text), h("span", { class: "sr-only" }, ` (${state === "todo" ? "to do" : state})`), extra,
+      state === "done" ? null : stepForecast(d, i));
   });
   const done = tl.current >= tl.steps.length ? h("p", {}, "All steps done.") : null;
-  return { el: section("Steps", h("ol", { class: "timeline" }, ...items), done), remaining };
+  return { el: section("Steps", h("ol", { class: "timeline" }, ...items), tail(d), done, about(d)), remaining };
 }
 
 function revisions(d: Detail): HTMLElement {
