@@ -1,0 +1,101 @@
+package dashboard
+
+import (
+	"net/http/httptest"
+	"strconv"
+	"testing"
+)
+
+// contrastJS lists the visible text whose contrast with its background is
+// below WCAG 2's AA minimum (4.5:1, or 3:1 for large text), as
+// "tag.class "text" ratio". The background is the first opaque one among
+// the element and its ancestors; SVG text is judged by its fill.
+const contrastJS = `(() => {
+  const parse = (c) => {
+    const m = /rgba?\(([^)]+)\)/.exec(c || "");
+    if (!m) return null;
+    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const lum = (c) => [c.r, c.g, c.b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const bgOf = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0) return c;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  };
+  const bad = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === "hidden" || cs.display === "none" || el.getClientRects().length === 0 || Number(cs.opacity) === 0) continue;
+    const fg = parse(el instanceof SVGElement ? cs.fill : cs.color);
+    if (!fg) continue;
+    const bg = bgOf(el);
+    const mix = { r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a), b: fg.b * fg.a + bg.b * (1 - fg.a) };
+    const [hi, lo] = [lum(mix), lum(bg)].sort((x, y) => y - x);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
+    const min = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < min) bad.push(el.tagName.toLowerCase() + "." + String(el.className.baseVal ?? el.className) + " \"" + el.textContent.trim().slice(0, 30) + "\" " + ratio.toFixed(2));
+  }
+  return bad;
+})()`
+
+// unlabelledJS lists the controls without an accessible name (a label,
+// aria-label, aria-labelledby, a title, or a button's text) and the SVG
+// plots without a text alternative.
+const unlabelledJS = `[...document.querySelectorAll("input, select, textarea, button, svg.plot")]
+  .filter((e) => !(e.getAttribute("aria-label") || e.getAttribute("aria-labelledby") || (e.labels && e.labels.length) ||
+    (e.tagName === "BUTTON" && e.textContent.trim()) || e.title))
+  .map((e) => e.outerHTML.slice(0, 100))`
+
+// TestContrastAndLabelsInBrowser: in headless Chromium, in the light and
+// the dark scheme, at 1280 and 390 px, the list, the rollout page and its
+// promote dialog have no text below WCAG AA contrast, no control without
+// an accessible name and, at 390 px, no page wider than the screen.
+// Skipped without the bundle or chromium.
+func TestContrastAndLabelsInBrowser(t *testing.T) {
+	if builtAssets() == nil {
+		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
+	}
+	c := fakeClient(t, &recorder{}, nil)
+	srv := httptest.NewServer(testServer(t, Config{Reader: c, Writer: c, Actions: true}))
+	t.Cleanup(srv.Close)
+	for _, width := range []int{1280, 390} {
+		b := startBrowser(t, width)
+		for _, scheme := range []string{"light", "dark"} {
+			b.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": scheme}}})
+			check := func(page string) {
+				t.Helper()
+				where := page + " (" + scheme + ", " + strconv.Itoa(width) + " px)"
+				if got := b.eval(`matchMedia("(prefers-color-scheme: dark)").matches`); got != strconv.FormatBool(scheme == "dark") {
+					t.Fatalf("%s: the scheme was not applied (dark matches %s)", where, got)
+				}
+				if bad := b.eval(contrastJS); bad != "[]" {
+					t.Errorf("%s: text below AA contrast: %s", where, bad)
+				}
+				if bad := b.eval(unlabelledJS); bad != "[]" {
+					t.Errorf("%s: controls or plots without an accessible name: %s", where, bad)
+				}
+				if width < 600 {
+					if over := b.eval(`document.documentElement.scrollWidth - window.innerWidth`); over != "0" && over[0] != '-' {
+						t.Errorf("%s: the page is %s px wider than the screen", where, over)
+					}
+				}
+			}
+			b.open(srv.URL + "/#/")
+			b.waitFor(`document.querySelectorAll("table.rollouts tbody tr").length >= 2`, "document.body.innerText")
+			check("list")
+			b.open(srv.URL + "/#/rollouts/shop/web")
+			b.waitFor(`document.querySelector("ol.timeline li[aria-current=step]") && document.querySelector("svg.plot")`, "document.body.innerText")
+			check("rollout page")
+			b.eval(clickButton("Promote"))
+			b.waitFor(`document.querySelector("dialog[open]")`, "document.body.innerText")
+			check("promote dialog")
+			b.eval(`document.querySelector("dialog[open]").close()`)
+		}
+	}
+}
