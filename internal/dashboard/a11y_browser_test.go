@@ -99,3 +99,70 @@ func TestContrastAndLabelsInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// press sends one key to the page, as the keyboard would (Enter with its
+// text, which is what activates a focused button).
+func (b *browser) press(key, code string, keyCode int) {
+	b.t.Helper()
+	down := map[string]any{"type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": keyCode}
+	if key == "Enter" {
+		down["text"] = "\r"
+	}
+	b.call("Input.dispatchKeyEvent", down)
+	b.call("Input.dispatchKeyEvent", map[string]any{"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": keyCode})
+}
+
+// TestKeyboardInBrowser: on the rollout page, Tab alone walks the links,
+// fields and buttons, each with a visible focus outline, to Promote, and
+// Enter on Promote opens its confirmation with Cancel focused; Escape
+// closes it and gives the focus back. Skipped without the bundle or
+// chromium.
+func TestKeyboardInBrowser(t *testing.T) {
+	if builtAssets() == nil {
+		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
+	}
+	c := fakeClient(t, &recorder{}, nil)
+	srv := httptest.NewServer(testServer(t, Config{Reader: c, Writer: c, Actions: true}))
+	t.Cleanup(srv.Close)
+	b := startBrowser(t, 1280)
+	b.open(srv.URL + "/#/rollouts/shop/web")
+	b.waitFor(`[...document.querySelectorAll("button")].some((b) => b.textContent === "Promote")`, "document.body.innerText")
+	want := b.eval(`[...document.querySelectorAll("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), summary, [tabindex]:not([tabindex='-1'])")]
+	  .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden").length`)
+	n, err := strconv.Atoi(want)
+	if err != nil || n < 5 {
+		t.Fatalf("focusable elements on the page: %s", want)
+	}
+	b.eval(`document.activeElement.blur()`)
+	reached := map[string]bool{}
+	promoteAt := -1
+	for i := 0; i < n+5 && len(reached) < n; i++ {
+		b.press("Tab", "Tab", 9)
+		id := b.eval(`(() => { const e = document.activeElement; if (!e || e === document.body) return "";
+		  if (!e.dataset.kbd) e.dataset.kbd = String(Math.random()); return e.dataset.kbd; })()`)
+		if id == "" {
+			continue
+		}
+		reached[id] = true
+		if outline := b.eval(`getComputedStyle(document.activeElement).outlineStyle`); outline == "none" {
+			t.Errorf("focused %s shows no focus outline", b.eval(`document.activeElement.outerHTML.slice(0, 80)`))
+		}
+		if b.eval(`document.activeElement.textContent`) == "Promote" && promoteAt < 0 {
+			promoteAt = i
+			break
+		}
+	}
+	if promoteAt < 0 {
+		t.Fatalf("Tab never reached the Promote button (%d of %d focusable elements reached)", len(reached), n)
+	}
+	b.press("Enter", "Enter", 13)
+	b.waitFor(`document.querySelector("dialog[open]")`, "document.body.innerText")
+	if f := b.eval(`document.activeElement.textContent`); f != "Cancel" {
+		t.Errorf("Enter on Promote: focus on %q, want Cancel", f)
+	}
+	b.press("Escape", "Escape", 27)
+	b.waitFor(`!document.querySelector("dialog[open]")`, "document.body.innerText")
+	if f := b.eval(`document.activeElement.textContent`); f != "Promote" {
+		t.Errorf("after Escape the focus is on %q, want back on Promote", f)
+	}
+}
