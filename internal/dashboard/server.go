@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -89,7 +90,8 @@ func (s *Server) authenticated(h http.HandlerFunc) http.Handler {
 			if _, cerr := r.Cookie(authCookie); cerr == nil {
 				setAuthCookie(w, r, "", -1) // the sign-in is over
 			}
-			writeJSON(w, http.StatusUnauthorized, unauthorized{err.Error(), s.cfg.SignIn != nil})
+			msg := strings.TrimPrefix(err.Error(), errUnauthenticated.Error()+": ")
+			writeJSON(w, http.StatusUnauthorized, unauthorized{msg, s.cfg.SignIn != nil})
 			return
 		case err != nil:
 			s.cfg.Log.Error(err, "authentication failed")

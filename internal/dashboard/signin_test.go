@@ -117,7 +117,7 @@ func TestSignInRevokedOrExpired(t *testing.T) {
 	c.revoked = true
 	c.mu.Unlock()
 	w := do(t, s, "GET", "/api/rollouts", "", withCookie(nil, ck))
-	if e := decode[unauthorized](t, w); w.Code != 401 || e.Error != "unauthenticated: signed out: token expired or revoked; sign in again" || !e.SignIn {
+	if e := decode[unauthorized](t, w); w.Code != 401 || e.Error != "signed out: token expired or revoked; sign in again" || !e.SignIn {
 		t.Errorf("revoked: %d %+v", w.Code, e)
 	}
 	if out := cookieOf(w.Result()); out == nil || out.MaxAge >= 0 {
