@@ -43,6 +43,8 @@ type Server struct {
 	cfg      Config
 	sessions *sessions
 	mux      *http.ServeMux
+	// keepAlive is keepAliveEvery, shorter in tests.
+	keepAlive time.Duration
 }
 
 // New builds the handler; a nil Authz allows everything (local mode).
@@ -63,7 +65,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Assets == nil {
 		cfg.Assets = builtAssets()
 	}
-	s := &Server{cfg: cfg, sessions: ss, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, sessions: ss, mux: http.NewServeMux(), keepAlive: keepAliveEvery}
 	s.mux.Handle("GET /", staticHandler(cfg.Assets))
 	s.mux.Handle("GET /api/session", s.authenticated(s.session))
 	s.mux.Handle("GET /api/rollouts", s.authenticated(s.listRollouts))

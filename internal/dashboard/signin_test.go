@@ -1,7 +1,11 @@
 package dashboard
 
 import (
+	"bufio"
+	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -172,5 +176,37 @@ func TestSignInRefusals(t *testing.T) {
 	h := withCookie(http.Header{"Authorization": {"Bearer stolen"}}, ck)
 	if w := do(t, s, "GET", "/api/session", "", h); w.Code != 401 || !strings.Contains(w.Body.String(), "bearer token is not valid") {
 		t.Errorf("header and cookie: %d %s, want the header's 401", w.Code, w.Body)
+	}
+}
+
+// TestSignOutEndsEventStream: an event stream opened with the sign-in
+// cookie checks it again at each keep-alive: after sign-out it sends
+// "signedout" and ends.
+func TestSignOutEndsEventStream(t *testing.T) {
+	clock := now
+	c := newCluster("list rollouts shop")
+	s, _ := signInServer(t, c, &clock)
+	s.cfg.Hub = NewHub(Render(s.cfg.Reader), 8)
+	s.keepAlive = 10 * time.Millisecond
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	ck := cookieOf(do(t, s, "POST", "/api/signin", `{"token":"alice"}`, jsonSameOrigin).Result())
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // a stream that never ends fails here
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/events", nil)
+	req.AddCookie(ck)
+	resp, err := ts.Client().Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET /api/events: %v %v", resp, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	r := bufio.NewReader(resp.Body)
+	if l, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(l, ": connected") {
+		t.Fatalf("first line %q %v", l, err)
+	}
+	do(t, s, "POST", "/api/signout", "", withCookie(jsonSameOrigin, ck))
+	rest, err := io.ReadAll(r) // ends when the server ends the stream
+	if err != nil || !strings.Contains(string(rest), "event: signedout") {
+		t.Errorf("after sign-out the stream sent %q (%v), want event: signedout and its end", rest, err)
 	}
 }

@@ -47,6 +47,12 @@ function start(): void {
     broken = true;
     onState(false, source?.readyState === EventSource.CLOSED);
   });
+  // Signed out, or the token expired: the server ended the stream.
+  source.addEventListener("signedout", () => {
+    source?.close();
+    broken = true;
+    onState(false, true);
+  });
   source.addEventListener("dropped", () => {
     broken = true;
   });
