@@ -90,7 +90,9 @@ func (s *Server) authenticated(h http.HandlerFunc) http.Handler {
 		case errors.Is(err, errUnauthenticated):
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ramp-dashboard"`)
 			if _, cerr := r.Cookie(authCookie); cerr == nil {
-				setAuthCookie(w, r, "", -1) // the sign-in is over
+				if _, header := bearer(r); !header {
+					setAuthCookie(w, r, "", -1) // the sign-in is over
+				}
 			}
 			msg := strings.TrimPrefix(err.Error(), errUnauthenticated.Error()+": ")
 			writeJSON(w, http.StatusUnauthorized, unauthorized{msg, s.cfg.SignIn != nil})

@@ -174,8 +174,8 @@ func TestSignInRefusals(t *testing.T) {
 	}
 	ck := cookieOf(do(t, s, "POST", "/api/signin", `{"token":"alice"}`, jsonSameOrigin).Result())
 	h := withCookie(http.Header{"Authorization": {"Bearer stolen"}}, ck)
-	if w := do(t, s, "GET", "/api/session", "", h); w.Code != 401 || !strings.Contains(w.Body.String(), "bearer token is not valid") {
-		t.Errorf("header and cookie: %d %s, want the header's 401", w.Code, w.Body)
+	if w := do(t, s, "GET", "/api/session", "", h); w.Code != 401 || !strings.Contains(w.Body.String(), "bearer token is not valid") || cookieOf(w.Result()) != nil {
+		t.Errorf("header and cookie: %d %s, want the header's 401, the cookie kept", w.Code, w.Body)
 	}
 }
 
