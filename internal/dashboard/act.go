@@ -87,7 +87,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "resourceVersion is required: the version of the rollout you decided on")
 		return
 	}
-	if !s.authorize(w, r, rolloutsAccess("get", ns)) {
+	if !s.authorize(w, r, rolloutAccess("get", ns, name, "")) {
 		return
 	}
 	// The Rollout as it is now, from the API server, not the cache.
@@ -118,11 +118,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, p := range patches { // every patch authorised before the first is sent
-		a := Access{Verb: "patch", Group: rampv1.GroupVersion.Group, Resource: "rollouts", Namespace: ns}
-		if p.Status {
-			a.Subresource = "status"
-		}
-		if !s.authorize(w, r, a) {
+		if !s.authorize(w, r, patchAccess(ns, name, p)) {
 			return
 		}
 	}
@@ -131,6 +127,16 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"message": fmt.Sprintf("rollout %q: %s done", id, verb), "resourceVersion": ro.ResourceVersion})
+}
+
+// patchAccess is what sending p needs: patch on the rollout, or on its
+// status subresource for a status patch.
+func patchAccess(ns, name string, p action.Patch) Access {
+	sub := ""
+	if p.Status {
+		sub = "status"
+	}
+	return rolloutAccess("patch", ns, name, sub)
 }
 
 func isAction(verb string) bool { return slices.Contains(Actions, verb) }

@@ -18,6 +18,9 @@ type User struct {
 	Groups []string `json:"groups,omitempty"`
 	UID    string   `json:"-"`
 	Extra  map[string][]string
+	// SignedIn: authenticated by the sign-in cookie (the page offers to
+	// sign out), not by an Authorization header.
+	SignedIn bool `json:"-"`
 }
 
 // Authenticator says who sent a request.
@@ -43,21 +46,42 @@ type TokenReviewer struct {
 	Audiences []string
 }
 
-// Authenticate reads the Authorization: Bearer header and asks the API
-// server who the token belongs to. A missing, malformed, expired or
-// unknown token is errUnauthenticated; a failed review is another error.
+// Authenticate reads the Authorization: Bearer header (set by the API
+// client, or injected by an authenticating proxy) and asks the API server
+// who the token belongs to. A missing, malformed, expired or unknown token
+// is errUnauthenticated; a failed review is another error.
 func (t TokenReviewer) Authenticate(r *http.Request) (User, error) {
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" {
+	token, ok := bearer(r)
+	if !ok {
 		return User{}, fmt.Errorf("%w: no Authorization: Bearer token", errUnauthenticated)
 	}
+	u, err := t.Review(r.Context(), token)
+	if errors.Is(err, errTokenInvalid) {
+		return User{}, fmt.Errorf("%w: the bearer token is not valid (expired, revoked or unknown)", errUnauthenticated)
+	}
+	return u, err
+}
+
+// bearer is the request's Authorization: Bearer token.
+func bearer(r *http.Request) (string, bool) {
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return token, ok && strings.TrimSpace(token) != ""
+}
+
+// errTokenInvalid is a token the API server does not accept.
+var errTokenInvalid = errors.New("the token is not valid (expired, revoked or unknown)")
+
+// Review asks the API server who token belongs to: errTokenInvalid when
+// it is not valid, another error when the review failed. The token is
+// never logged nor put in an error.
+func (t TokenReviewer) Review(ctx context.Context, token string) (User, error) {
 	review := &authnv1.TokenReview{Spec: authnv1.TokenReviewSpec{Token: token, Audiences: t.Audiences}}
-	got, err := t.Reviews.Create(r.Context(), review, metav1.CreateOptions{})
+	got, err := t.Reviews.Create(ctx, review, metav1.CreateOptions{})
 	if err != nil {
 		return User{}, fmt.Errorf("token review: %w", err)
 	}
 	if !got.Status.Authenticated {
-		return User{}, fmt.Errorf("%w: the token is not valid (expired, revoked or unknown)", errUnauthenticated)
+		return User{}, errTokenInvalid
 	}
 	u := got.Status.User
 	extra := map[string][]string{}

@@ -13,9 +13,11 @@ import (
 	authzclient "k8s.io/client-go/kubernetes/typed/authorization/v1"
 )
 
-// Access is one thing a user asks to do, as RBAC names it.
+// Access is one thing a user asks to do, as RBAC names it. Name is the
+// object's, for a request about one object (so RBAC limited by
+// resourceNames is honoured); empty for a list.
 type Access struct {
-	Verb, Group, Resource, Subresource, Namespace string
+	Verb, Group, Resource, Subresource, Namespace, Name string
 }
 
 func (a Access) String() string {
@@ -65,7 +67,7 @@ type decision struct {
 func (s *SubjectAccessReviewer) Allowed(ctx context.Context, u User, a Access) (bool, error) {
 	groups := slices.Clone(u.Groups)
 	slices.Sort(groups)
-	key := strings.Join([]string{u.Name, u.UID, strings.Join(groups, ","), a.Verb, a.Group, a.Resource, a.Subresource, a.Namespace}, "\x00")
+	key := strings.Join([]string{u.Name, u.UID, strings.Join(groups, ","), a.Verb, a.Group, a.Resource, a.Subresource, a.Namespace, a.Name}, "\x00")
 	now := s.Now()
 	s.mu.Lock()
 	d, ok := s.cache[key]
@@ -80,7 +82,7 @@ func (s *SubjectAccessReviewer) Allowed(ctx context.Context, u User, a Access) (
 	review := &authzv1.SubjectAccessReview{Spec: authzv1.SubjectAccessReviewSpec{
 		User: u.Name, Groups: u.Groups, UID: u.UID, Extra: extra,
 		ResourceAttributes: &authzv1.ResourceAttributes{
-			Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource, Namespace: a.Namespace,
+			Verb: a.Verb, Group: a.Group, Resource: a.Resource, Subresource: a.Subresource, Namespace: a.Namespace, Name: a.Name,
 		},
 	}}
 	got, err := s.Reviews.Create(ctx, review, metav1.CreateOptions{})

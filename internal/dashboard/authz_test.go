@@ -20,6 +20,7 @@ import (
 // rules lists what alice may do as "verb resource/sub namespace".
 type cluster struct {
 	mu      sync.Mutex
+	revoked bool // alice's token is no longer valid
 	rules   map[string]bool
 	reviews []authzv1.ResourceAttributes
 	cs      *kubefake.Clientset
@@ -34,7 +35,9 @@ func newCluster(rules ...string) *cluster {
 		tr := a.(k8stesting.CreateAction).GetObject().(*authnv1.TokenReview)
 		switch tr.Spec.Token {
 		case "alice":
-			tr.Status = authnv1.TokenReviewStatus{Authenticated: true, User: authnv1.UserInfo{Username: "alice", Groups: []string{"dev"}}}
+			c.mu.Lock()
+			tr.Status = authnv1.TokenReviewStatus{Authenticated: !c.revoked, User: authnv1.UserInfo{Username: "alice", Groups: []string{"dev"}}}
+			c.mu.Unlock()
 		case "broken":
 			return true, nil, errors.New("API server unreachable")
 		}

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -47,7 +48,8 @@ func Render(c client.Reader) func(types.NamespacedName) (Message, bool) {
 	}
 }
 
-// keepAliveEvery is how often a quiet event stream sends a comment line.
+// keepAliveEvery is how often a quiet event stream sends a comment line
+// and checks its credentials again.
 const keepAliveEvery = 25 * time.Second
 
 // events streams rollout changes as Server-Sent Events until the browser
@@ -70,13 +72,20 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	f.Flush()
 	// A comment line now and then keeps proxies from closing a quiet stream.
-	keepAlive := time.NewTicker(keepAliveEvery)
+	keepAlive := time.NewTicker(s.keepAlive)
 	defer keepAlive.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-keepAlive.C:
+			// The credentials again: a sign-out or a revoked token ends
+			// the stream (the page then shows the sign-in form).
+			if _, err := s.cfg.Authn.Authenticate(r); errors.Is(err, errUnauthenticated) {
+				_, _ = fmt.Fprint(w, "event: signedout\ndata: {}\n\n") // leaving anyway
+				f.Flush()
+				return
+			}
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
 				return
 			}

@@ -28,6 +28,13 @@ func rolloutsAccess(verb, ns string) Access {
 	return Access{Verb: verb, Group: rampv1.GroupVersion.Group, Resource: "rollouts", Namespace: ns}
 }
 
+// rolloutAccess is verb on the one rollout ns/name (sub: its subresource).
+func rolloutAccess(verb, ns, name, sub string) Access {
+	a := rolloutsAccess(verb, ns)
+	a.Name, a.Subresource = name, sub
+	return a
+}
+
 func (s *Server) listRollouts(w http.ResponseWriter, r *http.Request) {
 	var l rampv1.RolloutList
 	if err := s.cfg.Reader.List(r.Context(), &l); err != nil {
@@ -93,7 +100,9 @@ var parts = []part{{"apps", "replicasets"}, {"", "pods"}, {rampv1.GroupVersion.G
 
 func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 	ctx, u, ns, name := r.Context(), userOf(r.Context()), r.PathValue("ns"), r.PathValue("name")
-	if !s.authorize(w, r, rolloutsAccess("get", ns)) {
+	// Asked before looking: a rollout the user may not get is 403 whether
+	// it exists or not, so the answer does not tell.
+	if !s.authorize(w, r, rolloutAccess("get", ns, name, "")) {
 		return
 	}
 	o, err := gather.Rollout(ctx, s.cfg.Reader, ns, name)

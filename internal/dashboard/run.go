@@ -96,7 +96,8 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 		if err != nil {
 			return err
 		}
-		sc.Authn = TokenReviewer{Reviews: cs.AuthenticationV1().TokenReviews()}
+		sc.SignIn = &SignIn{Reviewer: TokenReviewer{Reviews: cs.AuthenticationV1().TokenReviews()}, Now: time.Now}
+		sc.Authn = sc.SignIn
 		sc.Authz = &SubjectAccessReviewer{Reviews: cs.AuthorizationV1().SubjectAccessReviews(), TTL: 10 * time.Second, Now: time.Now}
 	}
 	srv, err := New(sc)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -21,6 +22,10 @@ type Config struct {
 	// Authn says who a request is from; Authz what they may do.
 	Authn Authenticator
 	Authz Authorizer
+	// SignIn, when set, serves POST /api/signin and /api/signout (a token
+	// pasted in the page, kept behind a cookie); it is also the
+	// Authenticator when Authn is nil.
+	SignIn *SignIn
 	// Actions enables the POST actions; without it the server is read-only.
 	Actions bool
 	// Hub carries live updates; nil: /api/events is not served.
@@ -39,12 +44,17 @@ type Server struct {
 	sessions *sessions
 	mux      *http.ServeMux
 	sims     simulations
+	// keepAlive is keepAliveEvery, shorter in tests.
+	keepAlive time.Duration
 }
 
 // New builds the handler; a nil Authz allows everything (local mode).
 func New(cfg Config) (*Server, error) {
 	if cfg.Authz == nil {
 		cfg.Authz = allowAll{}
+	}
+	if cfg.Authn == nil && cfg.SignIn != nil {
+		cfg.Authn = cfg.SignIn
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -56,13 +66,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Assets == nil {
 		cfg.Assets = builtAssets()
 	}
-	s := &Server{cfg: cfg, sessions: ss, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, sessions: ss, mux: http.NewServeMux(), keepAlive: keepAliveEvery}
 	s.mux.Handle("GET /", staticHandler(cfg.Assets))
 	s.mux.Handle("GET /api/session", s.authenticated(s.session))
 	s.mux.Handle("GET /api/rollouts", s.authenticated(s.listRollouts))
 	s.mux.Handle("GET /api/rollouts/{ns}/{name}", s.authenticated(s.getRollout))
 	s.mux.Handle("GET /api/events", s.authenticated(s.events))
 	s.mux.Handle("POST /api/rollouts/{ns}/{name}/{action}", s.authenticated(s.act))
+	s.mux.HandleFunc("POST /api/signin", s.signIn)
+	s.mux.HandleFunc("POST /api/signout", s.signOut)
 	return s, nil
 }
 
@@ -78,7 +90,13 @@ func (s *Server) authenticated(h http.HandlerFunc) http.Handler {
 		switch {
 		case errors.Is(err, errUnauthenticated):
 			w.Header().Set("WWW-Authenticate", `Bearer realm="ramp-dashboard"`)
-			writeError(w, http.StatusUnauthorized, err.Error())
+			if _, cerr := r.Cookie(authCookie); cerr == nil {
+				if _, header := bearer(r); !header {
+					setAuthCookie(w, r, "", -1) // the sign-in is over
+				}
+			}
+			msg := strings.TrimPrefix(err.Error(), errUnauthenticated.Error()+": ")
+			writeJSON(w, http.StatusUnauthorized, unauthorized{msg, s.cfg.SignIn != nil})
 			return
 		case err != nil:
 			s.cfg.Log.Error(err, "authentication failed")
@@ -96,12 +114,20 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "cannot start a session")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"csrfToken": token, "actionsEnabled": s.cfg.Actions, "user": userOf(r.Context()).Name})
+	u := userOf(r.Context())
+	writeJSON(w, http.StatusOK, map[string]any{"csrfToken": token, "actionsEnabled": s.cfg.Actions, "user": u.Name, "signedIn": u.SignedIn})
 }
 
 // apiError is the body of every error answer.
 type apiError struct {
 	Error string `json:"error"`
+}
+
+// unauthorized is the body of a 401: why, and whether the page may offer
+// to sign in with a token.
+type unauthorized struct {
+	Error  string `json:"error"`
+	SignIn bool   `json:"signIn"`
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {

@@ -50,7 +50,7 @@ func (s *sessions) issue(w http.ResponseWriter, r *http.Request) (string, error)
 	sid := hex.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: sid, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+		SameSite: http.SameSiteStrictMode, Secure: secure(r),
 	})
 	return s.token(sid), nil
 }
@@ -58,14 +58,8 @@ func (s *sessions) issue(w http.ResponseWriter, r *http.Request) (string, error)
 // check refuses a state-changing request that is not provably from a page
 // of this origin with this session's token.
 func (s *sessions) check(r *http.Request) error {
-	if o := r.Header.Get("Origin"); o != "" {
-		u, err := url.Parse(o)
-		if err != nil || u.Host != r.Host {
-			return errors.New("the request comes from another origin (" + o + ")")
-		}
-	}
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-		return errors.New("the browser marks the request " + site)
+	if err := sameOrigin(r); err != nil {
+		return err
 	}
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
@@ -74,6 +68,21 @@ func (s *sessions) check(r *http.Request) error {
 	got := r.Header.Get(csrfHeader)
 	if got == "" || !hmac.Equal([]byte(got), []byte(s.token(c.Value))) {
 		return errors.New("missing or wrong " + csrfHeader + " header: GET /api/session for the token")
+	}
+	return nil
+}
+
+// sameOrigin refuses a request whose Origin names another host or that the
+// browser marks as cross-site.
+func sameOrigin(r *http.Request) error {
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || u.Host != r.Host {
+			return errors.New("the request comes from another origin (" + o + ")")
+		}
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return errors.New("the browser marks the request " + site)
 	}
 	return nil
 }

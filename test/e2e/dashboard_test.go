@@ -27,7 +27,13 @@ import (
 // port and returns its base URL; it is stopped when the test ends.
 func startDashboard(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", env.kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
+	return startDashboardAs(t, env.kubeconfig, args...)
+}
+
+// startDashboardAs is startDashboard with the identity of kubeconfig.
+func startDashboardAs(t *testing.T, kubeconfig string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -70,7 +70,7 @@ export interface Detail {
   events: { type: string; reason: string; message: string; count?: number; lastSeen: string }[];
   withheld?: string[];
 }
-export interface Session { csrfToken: string; actionsEnabled: boolean; user: string }
+export interface Session { csrfToken: string; actionsEnabled: boolean; user: string; signedIn?: boolean }
 export interface Change { namespace: string; name: string; deleted?: boolean; resourceVersion?: string; row?: Row }
 
 // ApiError is a refused or failed request, with the server's message.
@@ -80,7 +80,11 @@ export class ApiError extends Error {
   }
 }
 
-async function answer<T>(res: Response): Promise<T> {
+// unauthorized is the window event every 401 of the API fires (detail:
+// the server's message): the page then offers to sign in.
+export const unauthorized = "ramp:unauthorized";
+
+async function answer<T>(res: Response, notify = true): Promise<T> {
   let body: unknown = null;
   try {
     body = await res.json();
@@ -89,6 +93,7 @@ async function answer<T>(res: Response): Promise<T> {
   }
   if (!res.ok) {
     const msg = (body as { error?: string } | null)?.error ?? `${res.status} ${res.statusText}`;
+    if (res.status === 401 && notify) window.dispatchEvent(new CustomEvent(unauthorized, { detail: msg }));
     throw new ApiError(res.status, msg);
   }
   return body as T;
@@ -104,6 +109,31 @@ let session: Promise<Session> | null = null;
 export function getSession(): Promise<Session> {
   session ??= get<Session>("/api/session");
   return session;
+}
+
+// forgetSession drops the cached session: after signing in or out.
+export function forgetSession(): void {
+  session = null;
+}
+
+async function post<T>(path: string, body: unknown, notify: boolean): Promise<T> {
+  const res = await fetch(path, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  return answer<T>(res, notify);
+}
+
+// signIn sends a pasted token once; the server keeps it behind a cookie.
+export async function signIn(token: string): Promise<{ user: string }> {
+  forgetSession();
+  return post("/api/signin", { token }, false);
+}
+
+export async function signOut(): Promise<void> {
+  forgetSession();
+  await post("/api/signout", {}, false);
 }
 
 export interface ActionBody { resourceVersion: string; revision?: number; images?: string[] }
@@ -125,7 +155,7 @@ export async function act(ns: string, name: string, verb: string, body: ActionBo
 export function explain(e: unknown): string {
   if (!(e instanceof ApiError)) return `The dashboard server cannot be reached (${String(e)}).`;
   switch (e.status) {
-    case 401: return `Not signed in or the token expired: ${e.message}`;
+    case 401: return `Not signed in: ${e.message}`;
     case 403: return `Not allowed: ${e.message}`;
     case 404: return `Not found: ${e.message}`;
     case 409: return `Conflict, nothing was changed: ${e.message}`;

@@ -10,7 +10,7 @@ type Listener = { change(c: Change): void; resync(): void };
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
 let broken = false;
-let onState: (live: boolean) => void = () => {};
+let onState: (live: boolean, closed?: boolean) => void = () => {};
 
 export function subscribe(l: Listener): () => void {
   listeners.add(l);
@@ -18,9 +18,19 @@ export function subscribe(l: Listener): () => void {
   return () => listeners.delete(l);
 }
 
-// watchState reports whether the stream is connected (the header shows it).
-export function watchState(f: (live: boolean) => void): void {
+// watchState reports whether the stream is connected (the header shows
+// it), and closed when the browser stopped reconnecting.
+export function watchState(f: (live: boolean, closed?: boolean) => void): void {
   onState = f;
+}
+
+// restart reopens a stream the browser gave up on (an answer that was not
+// a stream: 401 after the token expired, say), as after signing in again.
+export function restart(): void {
+  if (source?.readyState === EventSource.CLOSED) {
+    source = null;
+    if (listeners.size) start();
+  }
 }
 
 function start(): void {
@@ -35,7 +45,13 @@ function start(): void {
   });
   source.addEventListener("error", () => {
     broken = true;
-    onState(false);
+    onState(false, source?.readyState === EventSource.CLOSED);
+  });
+  // Signed out, or the token expired: the server ended the stream.
+  source.addEventListener("signedout", () => {
+    source?.close();
+    broken = true;
+    onState(false, true);
   });
   source.addEventListener("dropped", () => {
     broken = true;
