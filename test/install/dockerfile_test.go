@@ -58,7 +58,42 @@ func parseDockerfile(t *testing.T, file string) [][]instruction {
 // is not excluded by .dockerignore, and so is every Go file the controller
 // is built from.
 func TestDockerfile(t *testing.T) {
-	stages := parseDockerfile(t, filepath.Join(repo, "Dockerfile"))
+	checkDockerfile(t, "Dockerfile", "/ramp-controller", "./cmd/ramp-controller")
+}
+
+// TestDashboardDockerfile: the dashboard's image (Dockerfile.dashboard) is
+// built the same way from ./cmd/ramp, with the web page bundled by esbuild
+// in a Node.js stage (npm ci of the lock file, the type check) and copied
+// where go:embed takes it; the entrypoint is the one
+// config/dashboard/deployment.yaml runs.
+func TestDashboardDockerfile(t *testing.T) {
+	stages := checkDockerfile(t, "Dockerfile.dashboard", "/ramp", "./cmd/ramp")
+	var all strings.Builder
+	for _, st := range stages {
+		for _, in := range st {
+			all.WriteString(in.cmd + " " + in.args + "\n")
+		}
+	}
+	for _, want := range []string{"npm ci", "web/package-lock.json", "tsc -p", "esbuild src/main.ts", "--from=web", "internal/dashboard/assets"} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("Dockerfile.dashboard does not say %q", want)
+		}
+	}
+	deploy, err := os.ReadFile(filepath.Join(repo, "config/dashboard/deployment.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(deploy), "command: [/ramp]") || !strings.Contains(string(deploy), "dashboard") {
+		t.Errorf("config/dashboard/deployment.yaml does not run /ramp dashboard, the image's entrypoint")
+	}
+}
+
+// checkDockerfile checks what TestDockerfile says of the image built by
+// file, whose entrypoint is entry and whose binary is built from pkg, and
+// returns its stages.
+func checkDockerfile(t *testing.T, file, entry, pkg string) [][]instruction {
+	t.Helper()
+	stages := parseDockerfile(t, filepath.Join(repo, file))
 	if len(stages) < 2 {
 		t.Fatalf("want a multi-stage build, got %d stage(s)", len(stages))
 	}
@@ -80,8 +115,8 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("final stage USER %q, want a numeric non-root uid", user)
 	}
 	var ep []string
-	if err := json.Unmarshal([]byte(entrypoint), &ep); err != nil || len(ep) != 1 || ep[0] != "/ramp-controller" {
-		t.Errorf("ENTRYPOINT %s, want [\"/ramp-controller\"] in exec form", entrypoint)
+	if err := json.Unmarshal([]byte(entrypoint), &ep); err != nil || len(ep) != 1 || ep[0] != entry {
+		t.Errorf("%s: ENTRYPOINT %s, want [%q] in exec form", file, entrypoint, entry)
 	}
 
 	var build strings.Builder
@@ -90,9 +125,9 @@ func TestDockerfile(t *testing.T) {
 			build.WriteString(in.cmd + " " + in.args + "\n")
 		}
 	}
-	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "internal/buildinfo.version=", "internal/buildinfo.commit=", "./cmd/ramp-controller"} {
+	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", "internal/buildinfo.version=", "internal/buildinfo.commit=", pkg} {
 		if !strings.Contains(build.String(), want) {
-			t.Errorf("the build stage does not say %q", want)
+			t.Errorf("%s: the build stage does not say %q", file, want)
 		}
 	}
 
@@ -116,20 +151,21 @@ func TestDockerfile(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range controllerSources(t) {
+	for _, f := range goSources(t, pkg) {
 		if excluded(ignore, f) || !under(copied, f) {
-			t.Errorf("%s: the controller is built from it but the image build does not copy it", f)
+			t.Errorf("%s: %s is built from it but the image build does not copy it", f, pkg)
 		}
 	}
+	return stages
 }
 
-// controllerSources are the module's files the controller is built from,
-// relative to the repository.
-func controllerSources(t *testing.T) []string {
+// goSources are the module's files pkg is built from, relative to the
+// repository.
+func goSources(t *testing.T, pkg string) []string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-deps", "-f",
 		`{{if and .Module .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .EmbedFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{end}}`,
-		"./cmd/ramp-controller")
+		pkg)
 	cmd.Dir = repo
 	out, err := cmd.Output()
 	if err != nil {
