@@ -3,7 +3,9 @@ package dashboard
 import (
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // contrastJS lists the visible text whose contrast with its background is
@@ -164,5 +166,34 @@ func TestKeyboardInBrowser(t *testing.T) {
 	b.waitFor(`!document.querySelector("dialog[open]")`, "document.body.innerText")
 	if f := b.eval(`document.activeElement.textContent`); f != "Promote" {
 		t.Errorf("after Escape the focus is on %q, want back on Promote", f)
+	}
+}
+
+// TestRefusedActionsInBrowser: in-cluster, behind a proxy that sends the
+// user's token, the actions alice may not take are disabled on the page
+// and the note under them names the access refused; the others stay
+// enabled. Skipped without the bundle or chromium.
+func TestRefusedActionsInBrowser(t *testing.T) {
+	if builtAssets() == nil {
+		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
+	}
+	c := fakeClient(t, &recorder{}, nil)
+	cl := newCluster("get rollouts shop", "list rollouts shop", "patch rollouts shop")
+	srv := httptest.NewServer(withBearer(testServer(t, cl.inCluster(Config{Reader: c, Writer: c, Actions: true}, time.Now))))
+	t.Cleanup(srv.Close)
+	b := startBrowser(t, 1280)
+	b.open(srv.URL + "/#/rollouts/shop/web")
+	b.waitFor(`document.querySelector("section.actions button")`, "document.body.innerText")
+	disabled := b.eval(`[...document.querySelectorAll("section.actions .buttons button")].filter((b) => b.disabled).map((b) => b.textContent).join(",")`)
+	if disabled != "Promote,Promote fully,Abort,Retry,Undo" {
+		t.Errorf("disabled actions %q, want Promote,Promote fully,Abort,Retry,Undo", disabled)
+	}
+	note := b.eval(`document.querySelector("#actions-refused")?.innerText ?? ""`)
+	if !strings.Contains(note, `Promote: you may not patch rollouts.argoproj.io/status in namespace "shop"`) ||
+		!strings.Contains(note, `Undo: you may not list replicasets.apps in namespace "shop"`) {
+		t.Errorf("the note under the actions says %q", note)
+	}
+	if got := b.eval(`document.querySelector("section.actions button:not([disabled])").getAttribute("aria-describedby")`); got != "null" {
+		t.Errorf("an allowed action is described by the refusal note (%s)", got)
 	}
 }

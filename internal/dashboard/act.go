@@ -15,6 +15,7 @@ import (
 
 	rampv1 "github.com/ramp-rollouts/ramp/api/v1alpha1"
 	"github.com/ramp-rollouts/ramp/internal/action"
+	"github.com/ramp-rollouts/ramp/internal/gather"
 )
 
 // ActionRequest is the body of POST /api/rollouts/{ns}/{name}/{action}.
@@ -140,6 +141,43 @@ func patchAccess(ns, name string, p action.Patch) Access {
 }
 
 func isAction(verb string) bool { return slices.Contains(Actions, verb) }
+
+// refusedActions says, per action, why the user may not take it: the first
+// access its patches need that authorisation refuses (undo and set-image,
+// whose patches need the person's input, and an action the state does not
+// allow, by patch rollouts). The page disables those actions. Local mode
+// refuses nothing here: the API server judges the kubeconfig identity.
+func (s *Server) refusedActions(ctx context.Context, u User, o *gather.Objects) (map[string]string, error) {
+	ro := o.Rollout
+	var refused map[string]string
+	for _, verb := range Actions {
+		var need []Access
+		if verb == "undo" {
+			need = append(need, Access{Verb: "list", Group: "apps", Resource: "replicasets", Namespace: ro.Namespace})
+		}
+		patches, err := build(verb, ro, o.ReplicaSets, ActionRequest{}, s.cfg.Now())
+		if err != nil || len(patches) == 0 {
+			need = append(need, rolloutAccess("patch", ro.Namespace, ro.Name, ""))
+		}
+		for _, p := range patches {
+			need = append(need, patchAccess(ro.Namespace, ro.Name, p))
+		}
+		for _, a := range need {
+			ok, err := s.cfg.Authz.Allowed(ctx, u, a)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				if refused == nil {
+					refused = map[string]string{}
+				}
+				refused[verb] = "you may not " + a.String()
+				break
+			}
+		}
+	}
+	return refused, nil
+}
 
 func conflictMessage(id, verb string) string {
 	return fmt.Sprintf("rollout %q changed since you loaded it (by someone else or the controller): %s was not applied; reload and decide again", id, verb)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -226,4 +227,35 @@ func withBearer(h http.Handler) http.Handler {
 		r.Header.Set("Authorization", "Bearer alice")
 		h.ServeHTTP(w, r)
 	})
+}
+
+// TestDetailSaysRefusedActions: in-cluster, the rollout page's answer says
+// which actions the user may not take and why (the access refused), so
+// the page disables them: alice may patch the rollout but not its status,
+// nor list ReplicaSets, so promote (at a pause: a status patch), promote
+// --full, abort, retry and undo are refused, and pause, resume, restart and
+// set image are not. Locally nothing is refused (the API server judges).
+func TestDetailSaysRefusedActions(t *testing.T) {
+	c := fakeClient(t, &recorder{}, nil)
+	cl := newCluster("get rollouts shop", "patch rollouts shop")
+	s := testServer(t, cl.inCluster(Config{Reader: c, Writer: c, Actions: true}, time.Now))
+	w := do(t, withBearer(s), "GET", "/api/rollouts/shop/web", "", nil)
+	if w.Code != http.StatusOK {
+		t.Fatalf("detail: %d %s", w.Code, w.Body)
+	}
+	d := decode[RolloutDetail](t, w)
+	status := `you may not patch rollouts.argoproj.io/status in namespace "shop"`
+	want := map[string]string{"promote": status, "promote-full": status, "abort": status, "retry": status,
+		"undo": `you may not list replicasets.apps in namespace "shop"`}
+	if !reflect.DeepEqual(d.Refused, want) {
+		t.Errorf("refused actions:\n got %v\nwant %v", d.Refused, want)
+	}
+	local := testServer(t, Config{Reader: c, Writer: c, Actions: true})
+	if d := decode[RolloutDetail](t, do(t, local, "GET", "/api/rollouts/shop/web", "", nil)); d.Refused != nil {
+		t.Errorf("local mode refuses %v", d.Refused)
+	}
+	readOnly := testServer(t, cl.inCluster(Config{Reader: c, Writer: c}, time.Now))
+	if d := decode[RolloutDetail](t, do(t, withBearer(readOnly), "GET", "/api/rollouts/shop/web", "", nil)); d.Refused != nil {
+		t.Errorf("a read-only dashboard answers refused actions %v", d.Refused)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -74,27 +75,30 @@ func TestActionsInBrowser(t *testing.T) {
 	b.waitFor(`!document.querySelector("dialog[open]")`, `document.querySelector("dialog")?.outerHTML`)
 }
 
-// readOnlyUser may read everything and patch nothing.
-type readOnlyUser struct{}
+// revocable may read everything, and patch until revoked.
+type revocable struct{ revoked atomic.Bool }
 
-func (readOnlyUser) Allowed(_ context.Context, _ User, a Access) (bool, error) {
-	return a.Verb != "patch", nil
+func (r *revocable) Allowed(_ context.Context, _ User, a Access) (bool, error) {
+	return a.Verb != "patch" || !r.revoked.Load(), nil
 }
 
-// TestActionRefusedInBrowser: a user without patch rights confirms
-// Promote: the dialog shows the 403 naming what was refused, and nothing
-// is sent. Skipped without the bundle or chromium.
+// TestActionRefusedInBrowser: a user whose patch rights were taken away
+// after the page loaded (so Promote is still enabled) confirms Promote:
+// the dialog shows the 403 naming what was refused, and nothing is sent.
+// Skipped without the bundle or chromium.
 func TestActionRefusedInBrowser(t *testing.T) {
 	if builtAssets() == nil {
 		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
 	}
 	rec := &recorder{}
 	c := fakeClient(t, rec, nil)
-	srv := httptest.NewServer(testServer(t, Config{Reader: c, Writer: c, Actions: true, Authz: readOnlyUser{}}))
+	authz := &revocable{}
+	srv := httptest.NewServer(testServer(t, Config{Reader: c, Writer: c, Actions: true, Authz: authz}))
 	t.Cleanup(srv.Close)
 	b := startBrowser(t, 390)
 	b.open(srv.URL + "/#/rollouts/shop/web")
-	b.waitFor(`[...document.querySelectorAll("button")].some((b) => b.textContent === "Promote")`, "document.body.innerText")
+	b.waitFor(`[...document.querySelectorAll("button")].some((b) => b.textContent === "Promote" && !b.disabled)`, "document.body.innerText")
+	authz.revoked.Store(true)
 	b.eval(clickButton("Promote"))
 	b.waitFor(`document.querySelector("dialog[open]")`, "document.body.innerText")
 	b.eval(clickButton("Promote web"))

@@ -90,6 +90,9 @@ type RolloutDetail struct {
 	// Withheld are the kinds the user may not list in the namespace,
 	// left out of the answer.
 	Withheld []string `json:"withheld,omitempty"`
+	// Refused says, per action, the access a SubjectAccessReview refused
+	// the user (in-cluster); the page disables those actions and says why.
+	Refused map[string]string `json:"refused,omitempty"`
 }
 
 // part is one kind the detail page shows besides the Rollout.
@@ -146,6 +149,12 @@ func (s *Server) getRollout(w http.ResponseWriter, r *http.Request) {
 	d.AnalysisRuns = analysisRuns(o.Runs)
 	d.Events = eventsOf(events)
 	s.addEvidence(&d, o, hpas)
+	if s.cfg.Actions {
+		if d.Refused, err = s.refusedActions(ctx, u, o); err != nil {
+			s.readFailed(w, err, "authorize")
+			return
+		}
+	}
 	writeJSON(w, http.StatusOK, d)
 }
 

@@ -34,9 +34,16 @@ export function actionBar(d: Detail, done: (msg: string) => void, closed: () => 
   const result = h("p", { role: "alert", class: "result" });
   const dialog = h("dialog", { "aria-labelledby": "confirm-title" });
   dialog.addEventListener("close", closed);
-  const buttons = actions.map((a) => h("button", { type: "button", onclick: () => confirm(a, d, dialog, result, done) }, a.label));
+  // An action the user may not take (in-cluster: a SubjectAccessReview
+  // refused it) is disabled, and the note under the buttons says why.
+  const refused = d.refused ?? {};
+  const buttons = actions.map((a) => h("button", { type: "button", disabled: a.verb in refused,
+    "aria-describedby": a.verb in refused ? "actions-refused" : undefined,
+    onclick: () => confirm(a, d, dialog, result, done) }, a.label));
+  const why = actions.filter((a) => a.verb in refused).map((a) => `${a.label}: ${refused[a.verb]}`);
+  const note = why.length ? h("ul", { id: "actions-refused", class: "refused muted" }, ...why.map((w) => h("li", {}, w))) : null;
   return h("section", { "aria-labelledby": "actions-title", class: "actions" },
-    h("h2", { id: "actions-title" }, "Actions"), h("div", { class: "buttons" }, ...buttons), result, dialog);
+    h("h2", { id: "actions-title" }, "Actions"), h("div", { class: "buttons" }, ...buttons), note, result, dialog);
 }
 
 function confirm(a: Action, d: Detail, dialog: HTMLDialogElement, result: HTMLElement, done: (msg: string) => void): void {

@@ -69,6 +69,7 @@ export interface Detail {
   analysisRunDetails: AnalysisRun[];
   events: { type: string; reason: string; message: string; count?: number; lastSeen: string }[];
   withheld?: string[];
+  refused?: Record<string, string>;
 }
 export interface Session { csrfToken: string; actionsEnabled: boolean; user: string; signedIn?: boolean }
 export interface Change { namespace: string; name: string; deleted?: boolean; resourceVersion?: string; row?: Row }
