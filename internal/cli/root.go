@@ -52,6 +52,10 @@ func NewRoot(prog string, s Streams) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	if use == "kubectl ramp" { // cobra names a command by Use's first word: "kubectl get" otherwise
+		root.Use = "ramp"
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: use}
+	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)

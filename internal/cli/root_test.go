@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -26,5 +27,21 @@ func TestMainExitCodeOfWrappedError(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "wrapped: three") {
 		t.Errorf("stderr %q, want the error", errOut.String())
+	}
+}
+
+// TestPluginUsageNamesKubectlRamp: invoked as the kubectl plugin, the help
+// of every command says "kubectl ramp <command>" (cobra would take Use's
+// first word and say "kubectl dashboard"); invoked as ramp, "ramp <command>".
+func TestPluginUsageNamesKubectlRamp(t *testing.T) {
+	for prog, want := range map[string]string{"/usr/local/bin/kubectl-ramp": "kubectl ramp dashboard [flags]", "bin/ramp": "ramp dashboard [flags]"} {
+		root := NewRoot(prog, Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+		cmd, _, err := root.Find([]string{"dashboard"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cmd.UseLine(); got != want {
+			t.Errorf("invoked as %s: usage %q, want %q", prog, got, want)
+		}
 	}
 }
