@@ -69,10 +69,14 @@ func ConfirmationsOf(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, tr plan.Trajec
 
 func (c *confirmer) canary() *rampv1.CanaryStrategy { return c.ro.Spec.Strategy.Canary }
 
+// routed reports a canary with trafficRouting (false without a canary: a
+// Rollout whose spec is invalid gets texts, not a panic).
+func (c *confirmer) routed() bool { return c.canary() != nil && c.canary().TrafficRouting != nil }
+
 // pointAt is the simulated point of canary step i (the end of the steps
 // when i is past them), false without one.
 func (c *confirmer) pointAt(i int) (plan.Point, bool) {
-	if !c.ok {
+	if !c.ok || c.canary() == nil {
 		return plan.Point{}, false
 	}
 	n := len(c.canary().Steps)
@@ -176,7 +180,7 @@ func (c *confirmer) promoteFull() string {
 		s += fmt.Sprintf(" (from %s to step %d)", stepName(ro, c.idx), len(cs.Steps))
 	}
 	s += fmt.Sprintf(": the new version gets all the traffic and all %d replicas", ro.Replicas())
-	if d := ro.ScaleDownDelaySeconds(); d > 0 && (ro.Spec.Strategy.BlueGreen != nil || ro.Spec.Strategy.Canary.TrafficRouting != nil) {
+	if d := ro.ScaleDownDelaySeconds(); d > 0 && (ro.Spec.Strategy.BlueGreen != nil || c.routed()) {
 		s += fmt.Sprintf("; the previous ReplicaSet goes to 0 after %ds (scaleDownDelaySeconds)", d)
 	} else {
 		s += "; the previous ReplicaSet goes to 0"
@@ -204,17 +208,16 @@ func (c *confirmer) abort() string {
 		}
 		return fmt.Sprintf("Stops the update: the active service stays on (or goes back to) the stable version%s and %s. Retry starts it again.", stable, down)
 	}
-	cs := c.canary()
 	s := fmt.Sprintf("Stops the update at %s: traffic goes back to the stable version%s", stepName(c.ro, c.idx), stable)
 	down := "the canary is scaled down as stable grows back"
 	switch {
-	case cs.TrafficRouting != nil && d > 0:
+	case c.routed() && d > 0:
 		s += " (every router sends the canary 0%)"
 		down = fmt.Sprintf("the canary is scaled down after %ds (abortScaleDownDelaySeconds)", d)
-	case cs.TrafficRouting != nil && !cs.DynamicStableScale:
+	case c.routed() && !c.canary().DynamicStableScale:
 		s += " (every router sends the canary 0%)"
 		down = "the canary is left running (abortScaleDownDelaySeconds: 0)"
-	case cs.TrafficRouting != nil:
+	case c.routed():
 		s += " (every router sends the canary 0%)"
 	}
 	return s + fmt.Sprintf("; %s. Retry starts it again from %s.", down, stepName(c.ro, 0))
