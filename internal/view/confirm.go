@@ -48,7 +48,7 @@ type confirmer struct {
 func ConfirmationsOf(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, tr plan.Trajectory, err error) Confirmations {
 	c := &confirmer{ro: ro, rss: rss, tr: tr, ok: err == nil}
 	if i := ro.Status.CurrentStepIndex; i != nil {
-		c.idx = int(*i)
+		c.idx = max(int(*i), 0) // a negative index (a hand-edited status) reads as the first step
 	}
 	if c.ok {
 		c.left, _ = Remaining(ro, tr)
