@@ -121,6 +121,9 @@ func (c *confirmer) promote() string {
 	if ro.Spec.Paused {
 		unpause = "Clears spec.paused. "
 	}
+	if st.Abort && updating(ro) {
+		return unpause + abortedPromote
+	}
 	if ro.Spec.Strategy.BlueGreen != nil {
 		return unpause + c.blueGreenPromote()
 	}
@@ -132,8 +135,8 @@ func (c *confirmer) promote() string {
 	switch {
 	case paused && !onPause:
 		return unpause + fmt.Sprintf("Clears the pause (%s) and %s goes on%s.", pauseReasons(st), stepName(ro, c.idx), c.at(c.idx))
-	case !paused && ro.Spec.Paused:
-		return unpause + fmt.Sprintf("The rollout goes on from %s%s.", stepName(ro, c.idx), c.at(c.idx))
+	case !paused && c.idx >= len(c.canary().Steps): // only spec.paused: unpausing is the promotion
+		return unpause + fmt.Sprintf("The steps are done: the update goes on to its end%s.", c.at(c.idx))
 	case paused:
 		return unpause + fmt.Sprintf("Ends %s and moves on to %s%s.", stepName(ro, c.idx), stepName(ro, c.idx+1), c.at(c.idx+1))
 	}
@@ -151,8 +154,30 @@ func pauseReasons(st *rampv1.RolloutStatus) string {
 	return strings.Join(rs, ", ")
 }
 
-// blueGreenPromote says what ending the promotion pause does.
+// abortedPromote is promote's text during an aborted update: the
+// controller holds it on the stable version at the first step and clears
+// promoteFull until a retry (internal/plan abortOrRetry).
+const abortedPromote = "The update is aborted: the controller keeps it on the stable version, resets its steps and clears promoteFull " +
+	"while it is, so this changes nothing. Retry starts the update again."
+
+// blueGreenPromote says what promote does to a blue-green update: ending
+// the promotion pause switches the active service; after the switch (an
+// inconclusive post-promotion analysis) there is no switch left; a rollout
+// only the user paused just goes on.
 func (c *confirmer) blueGreenPromote() string {
+	st := &c.ro.Status
+	switch {
+	case len(st.PauseConditions) == 0 && !st.ControllerPause:
+		return "The update goes on from where it was paused (" + blueGreenPhase(c.ro) + "); a promotion pause it has not reached yet still holds it there."
+	case blueGreenPhase(c.ro) == plan.PhasePostPromotion:
+		s := fmt.Sprintf("Clears the pause (%s): the active service already selects the new version", pauseReasons(st))
+		for _, p := range c.left {
+			if p.Kind == plan.PointComplete {
+				s += "; " + PhaseText(c.ro.Spec.Strategy.BlueGreen, c.tr, p)
+			}
+		}
+		return s + "."
+	}
 	s := "Ends the promotion pause: the active service switches to the new version"
 	var grow, post, done string
 	for _, p := range c.left {
@@ -174,6 +199,9 @@ func (c *confirmer) promoteFull() string {
 	ro := c.ro
 	if _, err := action.Promote(ro, true); err != nil {
 		return "Nothing to promote: " + err.Error() + "."
+	}
+	if ro.Status.Abort {
+		return abortedPromote
 	}
 	s := "Skips every remaining step, analysis and pause"
 	if cs := c.canary(); cs != nil && c.idx < len(cs.Steps) {
