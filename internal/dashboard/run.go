@@ -78,7 +78,7 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 		if err != nil {
 			return fmt.Errorf("watch %s: %w", k.resource, err)
 		}
-		if _, err := inf.AddEventHandler(handler(hub)); err != nil {
+		if _, err := inf.AddEventHandler(handler(hub, cache)); err != nil {
 			return fmt.Errorf("watch %s: %w", k.resource, err)
 		}
 	}
