@@ -6,6 +6,7 @@ import { detailPage } from "./detail";
 import { listPage } from "./list";
 import { watchState } from "./live";
 
+import { rolloutRoute } from "./route";
 const root = document.getElementById("main") as HTMLElement;
 const who = document.getElementById("who") as HTMLElement;
 const live = document.getElementById("live") as HTMLElement;
@@ -13,9 +14,9 @@ let leave: (() => void) | null = null;
 
 function route(): void {
   leave?.();
-  const m = /^#\/rollouts\/([^/]+)\/([^/]+)$/.exec(location.hash);
+  const m = rolloutRoute(location.hash);
   if (m) {
-    const ns = decodeURIComponent(m[1]!), name = decodeURIComponent(m[2]!);
+    const { ns, name } = m;
     document.title = `${name} (${ns}) · Ramp`;
     leave = detailPage(root, ns, name);
   } else {
