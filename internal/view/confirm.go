@@ -261,10 +261,11 @@ func (c *confirmer) retry() string {
 	return fmt.Sprintf("Clears the abort and starts the update again from %s%s.", stepName(c.ro, 0), c.at(0))
 }
 
-// where is " at step 2 (pause): canary 1 pod, …" during a canary update.
+// where is " at step 2 (pause): canary 1 pod, …" during a canary update
+// that is not aborted.
 func (c *confirmer) where() string {
-	if !updating(c.ro) || c.canary() == nil || len(c.canary().Steps) == 0 {
-		return ""
+	if !updating(c.ro) || c.ro.Status.Abort || c.canary() == nil || len(c.canary().Steps) == 0 {
+		return "" // aborted: back on stable, no step to name
 	}
 	return " at " + stepName(c.ro, c.idx) + c.at(c.idx)
 }

@@ -13,7 +13,8 @@ import (
 // user paused mid-step also skips that step (the patch moves
 // currentStepIndex on, as the CLI's); an aborted update is reset by the
 // controller to the stable version at step 1 with promoteFull cleared, so
-// promote and promote --full change nothing until a retry; a blue-green
+// promote and promote --full change nothing until a retry, and pause gives
+// no step figures (the canary is gone); a blue-green
 // update whose active Service already selects the new version does not
 // switch again; a blue-green rollout the user paused before its promotion
 // pause only goes on to that pause; a Rollout without a strategy gets texts,
@@ -45,6 +46,7 @@ func TestConfirmationsInOddStates(t *testing.T) {
 		}, "promote", "Clears spec.paused", "Ends"},
 		"promote an aborted update":       {aborted, "promote", "aborted", "moves on"},
 		"promote fully an aborted update": {aborted, "promote-full", "aborted", "gets all the traffic"},
+		"pause an aborted update":         {aborted, "pause", "until it is resumed; nothing moves meanwhile.", "canary"},
 		"promote a blue-green update after the switch": {func() *rampv1.Rollout {
 			ro := bgPaused()
 			ro.Status.BlueGreen.ActiveSelector = "b"
