@@ -7,6 +7,7 @@ import { listPage } from "./list";
 import { watchState } from "./live";
 
 import { rolloutRoute } from "./route";
+
 const root = document.getElementById("main") as HTMLElement;
 const who = document.getElementById("who") as HTMLElement;
 const live = document.getElementById("live") as HTMLElement;
