@@ -104,9 +104,13 @@ func TestSimulationsKeepOnePerRollout(t *testing.T) {
 	var c simulations
 	for g := int64(1); g <= 20; g++ {
 		ro.Generation = g
-		c.simulate(ro, false)
+		if _, err := c.simulate(ro, false); err != nil {
+			t.Fatal(err)
+		}
 	}
-	c.simulate(ro, true)
+	if _, err := c.simulate(ro, true); err != nil {
+		t.Fatal(err)
+	}
 	if len(c.m) != 2 {
 		t.Errorf("%d simulations kept for 20 generations of one rollout, with and without an HPA; want 2", len(c.m))
 	}
