@@ -3,7 +3,9 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +71,7 @@ func (s *SubjectAccessReviewer) Allowed(ctx context.Context, u User, a Access) (
 	slices.Sort(groups)
 	key := strings.Join([]string{u.Name, u.UID, strings.Join(groups, ","), a.Verb, a.Group, a.Resource, a.Subresource, a.Namespace, a.Name}, "\x00")
 	now := s.Now()
+	key += "\x00" + extraKey(u.Extra) // token scopes or a credential in extra change the answer
 	s.mu.Lock()
 	d, ok := s.cache[key]
 	s.mu.Unlock()
@@ -101,4 +104,18 @@ func (s *SubjectAccessReviewer) Allowed(ctx context.Context, u User, a Access) (
 	s.cache[key] = decision{got.Status.Allowed, now.Add(s.TTL)}
 	s.mu.Unlock()
 	return got.Status.Allowed, nil
+}
+
+// extraKey is a user's extra attributes in a stable order, for the cache
+// key.
+func extraKey(extra map[string][]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		b.WriteString(strconv.Quote(k))
+		for _, v := range extra[k] {
+			b.WriteString("," + strconv.Quote(v))
+		}
+		b.WriteString(";")
+	}
+	return b.String()
 }

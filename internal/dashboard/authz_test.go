@@ -142,3 +142,27 @@ func TestSubjectAccessReviewCache(t *testing.T) {
 		t.Errorf("after the TTL: %d reviews, want 4", c.reviewCount())
 	}
 }
+
+// TestSubjectAccessReviewCacheKeysExtra: a user's extra attributes (token
+// scopes, the credential's ID) are part of what the API server decides on,
+// so a decision for one token of alice is not reused for another of hers
+// with other extras: a scoped-down token is reviewed on its own and refused.
+func TestSubjectAccessReviewCacheKeysExtra(t *testing.T) {
+	cs := kubefake.NewClientset()
+	reviews := 0
+	cs.PrependReactor("create", "subjectaccessreviews", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		sar := a.(k8stesting.CreateAction).GetObject().(*authzv1.SubjectAccessReview)
+		reviews++
+		sar.Status.Allowed = len(sar.Spec.Extra["scopes"]) == 0 // a scoped token may not list rollouts
+		return true, sar, nil
+	})
+	a := &SubjectAccessReviewer{Reviews: cs.AuthorizationV1().SubjectAccessReviews(), TTL: 10 * time.Second, Now: func() time.Time { return now }}
+	full := User{Name: "alice", Groups: []string{"dev"}, Extra: map[string][]string{"credential-id": {"a"}}}
+	scoped := User{Name: "alice", Groups: []string{"dev"}, Extra: map[string][]string{"credential-id": {"b"}, "scopes": {"user:info"}}}
+	if ok, err := a.Allowed(t.Context(), full, rolloutsAccess("list", "shop")); err != nil || !ok {
+		t.Fatalf("the full token: %v %v", ok, err)
+	}
+	if ok, err := a.Allowed(t.Context(), scoped, rolloutsAccess("list", "shop")); err != nil || ok || reviews != 2 {
+		t.Errorf("the scoped token within the TTL: allowed %v (%v) after %d reviews, want refused after 2", ok, err, reviews)
+	}
+}

@@ -30,47 +30,49 @@ func (s *Server) addEvidence(d *RolloutDetail, o *gather.Objects, hpas []autosca
 	}
 }
 
-// simulations remembers the planner's simulation of each Rollout spec: it
-// depends on the spec alone (plan.Simulate starts from an empty status)
-// and on whether an HPA scales it, and every open page reloads the detail
-// on every change of the rollout, mostly of its status.
+// simulations remembers the planner's simulation of each Rollout's current
+// spec: it depends on the spec alone (plan.Simulate starts from an empty
+// status) and on whether an HPA scales it, and every open page reloads the
+// detail on every change of the rollout, mostly of its status. One per
+// Rollout: a new generation replaces the previous one's.
 type simulations struct {
 	mu sync.Mutex
 	m  map[simKey]simulated
 }
 
-// simKey is a spec as the API server versions it.
+// simKey is a Rollout, with or without an HPA.
 type simKey struct {
-	uid        types.UID
-	generation int64
-	hpa        bool
+	uid types.UID
+	hpa bool
 }
 
+// simulated is the simulation of the spec of one generation.
 type simulated struct {
-	tr  plan.Trajectory
-	err error
+	generation int64
+	tr         plan.Trajectory
+	err        error
 }
 
 // simsKept bounds the memory: past it, the next simulation starts afresh.
 const simsKept = 1024
 
 func (c *simulations) simulate(ro *rampv1.Rollout, hpa bool) (plan.Trajectory, error) {
-	k := simKey{ro.UID, ro.Generation, hpa}
+	k := simKey{ro.UID, hpa}
 	if ro.Generation == 0 || ro.UID == "" { // not versioned by an API server: no key
 		return plan.Simulate(ro, plan.SimOptions{HPA: hpa})
 	}
 	c.mu.Lock()
 	r, ok := c.m[k]
 	c.mu.Unlock()
-	if ok {
+	if ok && r.generation == ro.Generation {
 		return r.tr, r.err
 	}
 	tr, err := plan.Simulate(ro, plan.SimOptions{HPA: hpa})
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= simsKept {
+	if _, known := c.m[k]; c.m == nil || (!known && len(c.m) >= simsKept) {
 		c.m = map[simKey]simulated{}
 	}
-	c.m[k] = simulated{tr, err}
+	c.m[k] = simulated{ro.Generation, tr, err}
 	c.mu.Unlock()
 	return tr, err
 }

@@ -94,3 +94,24 @@ func TestSimulationsRemembered(t *testing.T) {
 		t.Errorf("an unversioned spec got a remembered simulation")
 	}
 }
+
+// TestSimulationsKeepOnePerRollout: the remembered simulations are one per
+// Rollout (and HPA or not), whatever number of generations its spec went
+// through, so editing a Rollout of a thousand steps over and over cannot
+// grow the server's memory by a trajectory per edit.
+func TestSimulationsKeepOnePerRollout(t *testing.T) {
+	ro := routedWorld()[0].(*rampv1.Rollout)
+	var c simulations
+	for g := int64(1); g <= 20; g++ {
+		ro.Generation = g
+		if _, err := c.simulate(ro, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.simulate(ro, true); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.m) != 2 {
+		t.Errorf("%d simulations kept for 20 generations of one rollout, with and without an HPA; want 2", len(c.m))
+	}
+}

@@ -192,3 +192,33 @@ func TestEventsStream(t *testing.T) {
 	waitFor(t, "the subscriber to leave", func() bool { return hub.Subscribers() == 0 })
 	waitFor(t, "the stream's goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 }
+
+// TestHandlerIgnoresUnknownRollouts: an Event, ReplicaSet, AnalysisRun,
+// Experiment or HPA that names a Rollout the cache does not hold changes
+// nothing on the stream (anyone who may create Events could otherwise fill
+// every browser's buffer with "deleted" messages of invented names and get
+// the browsers dropped); one about a cached Rollout does, and so does the
+// deletion of a Rollout itself.
+func TestHandlerIgnoresUnknownRollouts(t *testing.T) {
+	var n atomic.Int32
+	hub := NewHub(counting(&n), 8)
+	h := handler(hub, fakeClient(t, &recorder{}, nil))
+	about := func(name string) *corev1.Event {
+		return &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name + ".1"}, InvolvedObject: corev1.ObjectReference{Kind: "Rollout", Name: name}}
+	}
+	for i := range 100 {
+		h.OnAdd(about(fmt.Sprintf("ghost-%d", i)), false)
+	}
+	h.OnAdd(&autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "h"},
+		Spec: autoscalingv2.HorizontalPodAutoscalerSpec{ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{Kind: "Rollout", Name: "ghost"}}}, false)
+	hub.Flush()
+	if got := n.Load(); got != 0 {
+		t.Errorf("%d messages rendered for rollouts that do not exist, want 0", got)
+	}
+	h.OnAdd(about("web"), false)
+	h.OnDelete(&rampv1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "gone"}})
+	hub.Flush()
+	if got := n.Load(); got != 2 {
+		t.Errorf("%d messages rendered, want 2 (an Event of web, the deletion of gone)", got)
+	}
+}

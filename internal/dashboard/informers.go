@@ -79,12 +79,23 @@ func rolloutOf(obj any) (types.NamespacedName, bool) {
 	return types.NamespacedName{}, false
 }
 
-// handler tells the hub about every change of a watched object.
-func handler(h *Hub) toolscache.ResourceEventHandler {
+// handler tells the hub about every change of a watched object. A change
+// of another kind that names a Rollout c does not hold (an Event anyone may
+// create can name any Rollout) is dropped: there is nothing to show, and a
+// stream of invented names would fill every browser's buffer.
+func handler(h *Hub, c client.Reader) toolscache.ResourceEventHandler {
 	changed := func(obj any) {
-		if key, ok := rolloutOf(obj); ok {
-			h.Changed(key)
+		key, ok := rolloutOf(obj)
+		if !ok {
+			return
 		}
+		if t, tomb := obj.(toolscache.DeletedFinalStateUnknown); tomb {
+			obj = t.Obj
+		}
+		if _, self := obj.(*rampv1.Rollout); !self && c.Get(context.Background(), key, &rampv1.Rollout{}) != nil {
+			return
+		}
+		h.Changed(key)
 	}
 	return toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    changed,

@@ -106,7 +106,7 @@ func timelineOf(ro *rampv1.Rollout) *Timeline {
 // rollout is paused there. The start is the precise one the controller
 // records, else the end of the condition's second (as the controller counts).
 func pauseEnd(ro *rampv1.Rollout, steps []rampv1.CanaryStep, i int32) *time.Time {
-	if int(i) >= len(steps) || steps[i].Pause == nil {
+	if i < 0 || int(i) >= len(steps) || steps[i].Pause == nil {
 		return nil
 	}
 	d, err := plan.PauseDuration(steps[i].Pause.Duration)

@@ -78,7 +78,7 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 		if err != nil {
 			return fmt.Errorf("watch %s: %w", k.resource, err)
 		}
-		if _, err := inf.AddEventHandler(handler(hub)); err != nil {
+		if _, err := inf.AddEventHandler(handler(hub, cache)); err != nil {
 			return fmt.Errorf("watch %s: %w", k.resource, err)
 		}
 	}
@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := &http.Server{Handler: o.guard(srv), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	log.Info("dashboard listening", "address", ln.Addr().String(), "actions", o.EnableActions, "inClusterAuth", o.InClusterAuth)

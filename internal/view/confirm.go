@@ -48,7 +48,7 @@ type confirmer struct {
 func ConfirmationsOf(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, tr plan.Trajectory, err error) Confirmations {
 	c := &confirmer{ro: ro, rss: rss, tr: tr, ok: err == nil}
 	if i := ro.Status.CurrentStepIndex; i != nil {
-		c.idx = int(*i)
+		c.idx = max(int(*i), 0) // a negative index (a hand-edited status) reads as the first step
 	}
 	if c.ok {
 		c.left, _ = Remaining(ro, tr)
@@ -69,10 +69,14 @@ func ConfirmationsOf(ro *rampv1.Rollout, rss []appsv1.ReplicaSet, tr plan.Trajec
 
 func (c *confirmer) canary() *rampv1.CanaryStrategy { return c.ro.Spec.Strategy.Canary }
 
+// routed reports a canary with trafficRouting (false without a canary: a
+// Rollout whose spec is invalid gets texts, not a panic).
+func (c *confirmer) routed() bool { return c.canary() != nil && c.canary().TrafficRouting != nil }
+
 // pointAt is the simulated point of canary step i (the end of the steps
 // when i is past them), false without one.
 func (c *confirmer) pointAt(i int) (plan.Point, bool) {
-	if !c.ok {
+	if !c.ok || c.canary() == nil {
 		return plan.Point{}, false
 	}
 	n := len(c.canary().Steps)
@@ -117,6 +121,9 @@ func (c *confirmer) promote() string {
 	if ro.Spec.Paused {
 		unpause = "Clears spec.paused. "
 	}
+	if st.Abort && updating(ro) {
+		return unpause + abortedPromote
+	}
 	if ro.Spec.Strategy.BlueGreen != nil {
 		return unpause + c.blueGreenPromote()
 	}
@@ -128,8 +135,8 @@ func (c *confirmer) promote() string {
 	switch {
 	case paused && !onPause:
 		return unpause + fmt.Sprintf("Clears the pause (%s) and %s goes on%s.", pauseReasons(st), stepName(ro, c.idx), c.at(c.idx))
-	case !paused && ro.Spec.Paused:
-		return unpause + fmt.Sprintf("The rollout goes on from %s%s.", stepName(ro, c.idx), c.at(c.idx))
+	case !paused && c.idx >= len(c.canary().Steps): // only spec.paused: unpausing is the promotion
+		return unpause + fmt.Sprintf("The steps are done: the update goes on to its end%s.", c.at(c.idx))
 	case paused:
 		return unpause + fmt.Sprintf("Ends %s and moves on to %s%s.", stepName(ro, c.idx), stepName(ro, c.idx+1), c.at(c.idx+1))
 	}
@@ -147,8 +154,30 @@ func pauseReasons(st *rampv1.RolloutStatus) string {
 	return strings.Join(rs, ", ")
 }
 
-// blueGreenPromote says what ending the promotion pause does.
+// abortedPromote is promote's text during an aborted update: the
+// controller holds it on the stable version at the first step and clears
+// promoteFull until a retry (internal/plan abortOrRetry).
+const abortedPromote = "The update is aborted: the controller keeps it on the stable version, resets its steps and clears promoteFull " +
+	"while it is, so this changes nothing. Retry starts the update again."
+
+// blueGreenPromote says what promote does to a blue-green update: ending
+// the promotion pause switches the active service; after the switch (an
+// inconclusive post-promotion analysis) there is no switch left; a rollout
+// only the user paused just goes on.
 func (c *confirmer) blueGreenPromote() string {
+	st := &c.ro.Status
+	switch {
+	case len(st.PauseConditions) == 0 && !st.ControllerPause:
+		return "The update goes on from where it was paused (" + blueGreenPhase(c.ro) + "); a promotion pause it has not reached yet still holds it there."
+	case blueGreenPhase(c.ro) == plan.PhasePostPromotion:
+		s := fmt.Sprintf("Clears the pause (%s): the active service already selects the new version", pauseReasons(st))
+		for _, p := range c.left {
+			if p.Kind == plan.PointComplete {
+				s += "; " + PhaseText(c.ro.Spec.Strategy.BlueGreen, c.tr, p)
+			}
+		}
+		return s + "."
+	}
 	s := "Ends the promotion pause: the active service switches to the new version"
 	var grow, post, done string
 	for _, p := range c.left {
@@ -171,12 +200,15 @@ func (c *confirmer) promoteFull() string {
 	if _, err := action.Promote(ro, true); err != nil {
 		return "Nothing to promote: " + err.Error() + "."
 	}
+	if ro.Status.Abort {
+		return abortedPromote
+	}
 	s := "Skips every remaining step, analysis and pause"
 	if cs := c.canary(); cs != nil && c.idx < len(cs.Steps) {
 		s += fmt.Sprintf(" (from %s to step %d)", stepName(ro, c.idx), len(cs.Steps))
 	}
 	s += fmt.Sprintf(": the new version gets all the traffic and all %d replicas", ro.Replicas())
-	if d := ro.ScaleDownDelaySeconds(); d > 0 && (ro.Spec.Strategy.BlueGreen != nil || ro.Spec.Strategy.Canary.TrafficRouting != nil) {
+	if d := ro.ScaleDownDelaySeconds(); d > 0 && (ro.Spec.Strategy.BlueGreen != nil || c.routed()) {
 		s += fmt.Sprintf("; the previous ReplicaSet goes to 0 after %ds (scaleDownDelaySeconds)", d)
 	} else {
 		s += "; the previous ReplicaSet goes to 0"
@@ -204,17 +236,16 @@ func (c *confirmer) abort() string {
 		}
 		return fmt.Sprintf("Stops the update: the active service stays on (or goes back to) the stable version%s and %s. Retry starts it again.", stable, down)
 	}
-	cs := c.canary()
 	s := fmt.Sprintf("Stops the update at %s: traffic goes back to the stable version%s", stepName(c.ro, c.idx), stable)
 	down := "the canary is scaled down as stable grows back"
 	switch {
-	case cs.TrafficRouting != nil && d > 0:
+	case c.routed() && d > 0:
 		s += " (every router sends the canary 0%)"
 		down = fmt.Sprintf("the canary is scaled down after %ds (abortScaleDownDelaySeconds)", d)
-	case cs.TrafficRouting != nil && !cs.DynamicStableScale:
+	case c.routed() && !c.canary().DynamicStableScale:
 		s += " (every router sends the canary 0%)"
 		down = "the canary is left running (abortScaleDownDelaySeconds: 0)"
-	case cs.TrafficRouting != nil:
+	case c.routed():
 		s += " (every router sends the canary 0%)"
 	}
 	return s + fmt.Sprintf("; %s. Retry starts it again from %s.", down, stepName(c.ro, 0))
@@ -230,10 +261,11 @@ func (c *confirmer) retry() string {
 	return fmt.Sprintf("Clears the abort and starts the update again from %s%s.", stepName(c.ro, 0), c.at(0))
 }
 
-// where is " at step 2 (pause): canary 1 pod, …" during a canary update.
+// where is " at step 2 (pause): canary 1 pod, …" during a canary update
+// that is not aborted.
 func (c *confirmer) where() string {
-	if !updating(c.ro) || c.canary() == nil || len(c.canary().Steps) == 0 {
-		return ""
+	if !updating(c.ro) || c.ro.Status.Abort || c.canary() == nil || len(c.canary().Steps) == 0 {
+		return "" // aborted: back on stable, no step to name
 	}
 	return " at " + stepName(c.ro, c.idx) + c.at(c.idx)
 }

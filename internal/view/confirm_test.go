@@ -43,7 +43,7 @@ func TestConfirmationsOf(t *testing.T) {
 			ro := paused()
 			ro.Spec.Paused, ro.Status.PauseConditions = true, nil
 			return ro
-		}, "promote", "Clears spec.paused. The rollout goes on from step 2 (pause): canary 1 pod"},
+		}, "promote", "Clears spec.paused. Ends step 2 (pause) without waiting for it and moves on to step 3 (setWeight: 40): canary 2 pods"},
 		"promote an inconclusive analysis": {func() *rampv1.Rollout {
 			ro := planRollout(5, canaryOf(setW(20), rampv1.CanaryStep{Analysis: &rampv1.RolloutAnalysis{}}, setW(60)))
 			updatingAt(ro, 1)

@@ -121,8 +121,11 @@ func Remaining(ro *rampv1.Rollout, tr plan.Trajectory) ([]plan.Point, string) {
 		return tr.Points, "Aborted: traffic is back on stable. If retried, the update starts again from the beginning, as below."
 	}
 	if tr.Strategy == plan.StrategyBlueGreen {
-		from := phaseRank(blueGreenPhase(ro))
-		return slices.DeleteFunc(slices.Clone(tr.Points), func(p plan.Point) bool { return phaseRank(p.Kind) < from }), ""
+		from, note := phaseRank(blueGreenPhase(ro)), ""
+		if st.PromoteFull { // the controller's next pass skips the analysis and pause before the scale-up
+			from, note = max(from, phaseRank(plan.PhaseScaleUp)), "Promoted fully: the pre-promotion analysis and the promotion pause are skipped."
+		}
+		return slices.DeleteFunc(slices.Clone(tr.Points), func(p plan.Point) bool { return phaseRank(p.Kind) < from }), note
 	}
 	idx := 0
 	if i := st.CurrentStepIndex; i != nil {

@@ -96,6 +96,18 @@ func TestForecastOf(t *testing.T) {
 			want: want{kinds: []string{"promotion:-1", "switch:-1", "complete:-1", "scaleDown:-1"},
 				first: ForecastPoint{Index: -1, Kind: "promotion", Step: "promotion", Canary: 4, Stable: 4, Active: "old", Gate: "paused until promoted (autoPromotionEnabled: false)", Current: true}},
 		},
+		"blue-green promoted fully before the controller's next pass": {
+			ro: func() *rampv1.Rollout {
+				ro := blueGreenRollout(4)
+				ro.Status.StableRS, ro.Status.CurrentPodHash = "a", "b"
+				ro.Status.PauseConditions = []rampv1.PauseCondition{{Reason: rampv1.PauseReasonBlueGreenPause}}
+				ro.Status.PromoteFull = true
+				return ro
+			},
+			want: want{kinds: []string{"switch:-1", "complete:-1", "scaleDown:-1"}, note: "Promoted fully",
+				first: ForecastPoint{Index: -1, Kind: "switch", Step: "switch", Canary: 4, Stable: 4, Active: "new",
+					Gate: "the active Service switches to the new pods once all 4 are available", Current: true}},
+		},
 		"blue-green switched": {
 			ro: func() *rampv1.Rollout {
 				ro := blueGreenRollout(4)

@@ -9,6 +9,8 @@ import { listPage } from "./list";
 import { restart, watchState } from "./live";
 import { signInPage } from "./signin";
 
+import { rolloutRoute } from "./route";
+
 const root = document.getElementById("main") as HTMLElement;
 const who = document.getElementById("who") as HTMLElement;
 const live = document.getElementById("live") as HTMLElement;
@@ -20,9 +22,9 @@ let signingIn = false;
 function route(): void {
   if (signingIn) return; // the sign-in page stays until signed in
   leave?.();
-  const m = /^#\/rollouts\/([^/]+)\/([^/]+)$/.exec(location.hash);
+  const m = rolloutRoute(location.hash);
   if (m) {
-    const ns = decodeURIComponent(m[1]!), name = decodeURIComponent(m[2]!);
+    const { ns, name } = m;
     document.title = `${name} (${ns}) · Ramp`;
     leave = detailPage(root, ns, name);
   } else {
