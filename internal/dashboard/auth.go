@@ -44,6 +44,8 @@ type TokenReviewer struct {
 	Reviews authnclient.TokenReviewInterface
 	// Audiences, when set, are the audiences the token must be valid for.
 	Audiences []string
+	// Cache, when set, keeps answers and bounds the reviews of new tokens.
+	Cache *ReviewCache
 }
 
 // Authenticate reads the Authorization: Bearer header (set by the API
@@ -75,6 +77,25 @@ var errTokenInvalid = errors.New("the token is not valid (expired, revoked or un
 // it is not valid, another error when the review failed. The token is
 // never logged nor put in an error.
 func (t TokenReviewer) Review(ctx context.Context, token string) (User, error) {
+	if t.Cache == nil {
+		return t.review(ctx, token)
+	}
+	key := reviewKey(token, t.Audiences)
+	if r, ok := t.Cache.get(key); ok {
+		return r.user, r.err
+	}
+	if !t.Cache.allow() {
+		return User{}, errReviewsBusy
+	}
+	u, err := t.review(ctx, token)
+	if err == nil || errors.Is(err, errTokenInvalid) {
+		t.Cache.put(key, u, err)
+	}
+	return u, err
+}
+
+// review sends the TokenReview.
+func (t TokenReviewer) review(ctx context.Context, token string) (User, error) {
 	review := &authnv1.TokenReview{Spec: authnv1.TokenReviewSpec{Token: token, Audiences: t.Audiences}}
 	got, err := t.Reviews.Create(ctx, review, metav1.CreateOptions{})
 	if err != nil {

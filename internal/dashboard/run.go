@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/time/rate"
 	"net"
 	"net/http"
 	"time"
@@ -96,7 +97,8 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 		if err != nil {
 			return err
 		}
-		sc.SignIn = &SignIn{Reviewer: TokenReviewer{Reviews: cs.AuthenticationV1().TokenReviews()}, Now: time.Now}
+		reviews := &ReviewCache{TTL: reviewTTL, Now: time.Now, Limit: rate.NewLimiter(newTokenReviews, 2*newTokenReviews)}
+		sc.SignIn = &SignIn{Reviewer: TokenReviewer{Reviews: cs.AuthenticationV1().TokenReviews(), Cache: reviews}, Now: time.Now}
 		sc.Authn = sc.SignIn
 		sc.Authz = &SubjectAccessReviewer{Reviews: cs.AuthorizationV1().SubjectAccessReviews(), TTL: 10 * time.Second, Now: time.Now}
 	}

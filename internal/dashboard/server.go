@@ -98,6 +98,10 @@ func (s *Server) authenticated(h http.HandlerFunc) http.Handler {
 			msg := strings.TrimPrefix(err.Error(), errUnauthenticated.Error()+": ")
 			writeJSON(w, http.StatusUnauthorized, unauthorized{msg, s.cfg.SignIn != nil})
 			return
+		case errors.Is(err, errReviewsBusy):
+			w.Header().Set("Retry-After", "1")
+			writeError(w, http.StatusTooManyRequests, "cannot authenticate the request now: "+errReviewsBusy.Error())
+			return
 		case err != nil:
 			s.cfg.Log.Error(err, "authentication failed")
 			writeError(w, http.StatusBadGateway, "cannot authenticate the request: the token review failed")

@@ -164,6 +164,10 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errTokenInvalid):
 		writeError(w, http.StatusUnauthorized, "not signed in: "+err.Error())
 		return
+	case errors.Is(err, errReviewsBusy):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusTooManyRequests, "cannot sign in now: "+errReviewsBusy.Error())
+		return
 	case err != nil:
 		s.cfg.Log.Error(err, "sign-in: the token review failed")
 		writeError(w, http.StatusBadGateway, "cannot sign in: the token review failed")
