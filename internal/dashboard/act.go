@@ -240,8 +240,8 @@ func (s *Server) send(ctx context.Context, ro *rampv1.Rollout, p action.Patch, v
 	} else {
 		err = s.cfg.Writer.Patch(ctx, ro, raw)
 	}
-	if err == nil {
-		s.cfg.Log.V(1).Info("patched rollout", "rollout", client.ObjectKeyFromObject(ro), "action", verb, "user", u.Name,
+	if err == nil { // at the default level: in the cluster, the API server's audit log names the dashboard, this line the person
+		s.cfg.Log.Info("patched rollout", "rollout", client.ObjectKeyFromObject(ro), "action", verb, "user", u.Name,
 			"status", p.Status, "type", p.Type, "resourceVersion", ro.ResourceVersion)
 	}
 	return err
