@@ -25,7 +25,15 @@ import (
 
 // startDashboard runs `ramp dashboard` (the real binary) on a free loopback
 // port and returns its base URL; it is stopped when the test ends.
-func startDashboard(t *testing.T, args ...string) string {
+func startDashboard(t testing.TB, args ...string) string {
+	t.Helper()
+	url, _ := startDashboardProcess(t, args...)
+	return url
+}
+
+// startDashboardProcess is startDashboard that also returns the process
+// (for its /proc figures).
+func startDashboardProcess(t testing.TB, args ...string) (string, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", env.kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
@@ -50,11 +58,11 @@ func startDashboard(t *testing.T, args ...string) string {
 		if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
 			t.Fatalf("ramp dashboard printed %q", l)
 		}
-		return url
+		return url, cmd
 	case <-time.After(time.Minute):
 		t.Fatal("ramp dashboard did not start within a minute")
 	}
-	return ""
+	return "", nil
 }
 
 // TestDashboardAPI: on the real API server, the dashboard lists and shows
