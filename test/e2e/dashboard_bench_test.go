@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,9 +48,11 @@ func BenchmarkDashboard(b *testing.B) {
 	pages := max(3, benchSize(b, "RAMP_BENCH_DASHBOARD_BROWSERS", 3)) // with 2, one page more would not show a read per page
 	ns := namespace(b, "dash")
 	counter := newAPICounter(b)
-	base, dash := startDashboardProcess(b, "--kubeconfig", counter.kubeconfig) // the later flag wins
-	proc := &controllerProcess{cmd: dash}                                      // for procStatus
-	idle := procStatus(b, proc, "VmRSS:")
+	b.Setenv("GODEBUG", "gctrace=1") // the dashboard's live heap after each collection, on its stderr
+	heap := &gcTrace{}
+	base, dash := startDashboardProcess(b, heap, "--kubeconfig", counter.kubeconfig) // the later flag wins
+	proc := &controllerProcess{cmd: dash}                                            // for procStatus
+	idle, idleHeap := procStatus(b, proc, "VmRSS:"), heap.live()
 
 	p := ownController(b, ns, ns)
 	createFleet(b, ns, n)
@@ -61,7 +64,7 @@ func BenchmarkDashboard(b *testing.B) {
 		}
 		return nil
 	})
-	loaded := procStatus(b, proc, "VmRSS:")
+	loaded, loadedHeap := procStatus(b, proc, "VmRSS:"), heap.live()
 
 	// 1. Navigation to interactive, measured in the page.
 	br := newBrowser(b, desktop)
@@ -86,8 +89,8 @@ func BenchmarkDashboard(b *testing.B) {
 	interactive := max(perf.Filtered, perf.Painted)
 	b.Logf("%d rollouts: list page interactive %.0f ms after navigation (API answer at %.0f ms, rows in the DOM at %.0f ms, painted at %.0f ms, filter answered at %.0f ms, with its 80 ms debounce; seen from Go after %s)",
 		n, interactive, perf.API, perf.Rows, perf.Painted, perf.Filtered, seenByGo.Round(time.Millisecond))
-	b.Logf("dashboard RSS (VmRSS): %.0f MiB before the fleet, %.0f MiB with it cached (+%.0f MiB: %d Rollouts, their ReplicaSets, pods and Events)",
-		idle, loaded, loaded-idle, n)
+	b.Logf("dashboard RSS (VmRSS): %.0f MiB before the fleet, %.0f MiB with it cached (+%.0f MiB: %d Rollouts, their ReplicaSets, pods and Events); Go heap live after the last collection (gctrace): %.0f MiB, then %.0f MiB (+%.0f MiB)",
+		idle, loaded, loaded-idle, n, idleHeap, loadedHeap, loadedHeap-idleHeap)
 
 	// 2. A status change's latency to the page.
 	br.waitJS("the page live", `document.getElementById("live")?.textContent === "live"`)
@@ -158,6 +161,7 @@ func BenchmarkDashboard(b *testing.B) {
 	}
 	b.ReportMetric(interactive, "ms-interactive")
 	b.ReportMetric(loaded-idle, "MiB-added")
+	b.ReportMetric(loadedHeap-idleHeap, "MiB-heap-added")
 	b.ReportMetric(lat[len(lat)/2], "ms-change-p50")
 	b.ReportMetric(lat[len(lat)-1], "ms-change-max")
 	b.ReportMetric(extra, "extra-reads")
@@ -398,4 +402,42 @@ func apiServerSeries(b *testing.B, name string) map[string]float64 {
 		sums[l["verb"]+" "+l["resource"]] += f
 	}
 	return sums
+}
+
+// gcTrace reads a Go process's standard error with GODEBUG=gctrace=1 and
+// keeps the live heap of the last collection ("gc N @…: … A->B->C MB, …":
+// C is what the mark found live).
+type gcTrace struct {
+	mu      sync.Mutex
+	partial string
+	liveMB  float64
+}
+
+func (g *gcTrace) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	lines := strings.Split(g.partial+string(p), "\n")
+	g.partial = lines[len(lines)-1]
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "gc ") {
+			continue
+		}
+		for _, f := range strings.Split(l, ",") {
+			if heap, ok := strings.CutSuffix(strings.TrimSpace(f), " MB"); ok && strings.Count(heap, "->") == 2 {
+				var a, b, c float64
+				if _, err := fmt.Sscanf(heap, "%g->%g->%g", &a, &b, &c); err == nil {
+					g.liveMB = c
+				}
+			}
+		}
+	}
+	return len(p), nil
+}
+
+// live is the live heap of the last collection, in MiB (gctrace's MB are
+// 2^20 bytes).
+func (g *gcTrace) live() float64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.liveMB
 }

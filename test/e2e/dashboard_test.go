@@ -27,20 +27,20 @@ import (
 // port and returns its base URL; it is stopped when the test ends.
 func startDashboard(t testing.TB, args ...string) string {
 	t.Helper()
-	url, _ := startDashboardProcess(t, args...)
+	url, _ := startDashboardProcess(t, io.Discard, args...)
 	return url
 }
 
 // startDashboardProcess is startDashboard that also returns the process
-// (for its /proc figures).
-func startDashboardProcess(t testing.TB, args ...string) (string, *exec.Cmd) {
+// (for its /proc figures) and sends its standard error to stderr.
+func startDashboardProcess(t testing.TB, stderr io.Writer, args ...string) (string, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", env.kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
