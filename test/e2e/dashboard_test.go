@@ -35,7 +35,11 @@ func startDashboard(t testing.TB, args ...string) string {
 // (for its /proc figures) and sends its standard error to stderr.
 func startDashboardProcess(t testing.TB, stderr io.Writer, args ...string) (string, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", env.kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
+	bin := os.Getenv("RAMP_CLI_BIN")
+	if bin == "" {
+		t.Fatal("RAMP_CLI_BIN must be set (make test and make bench set it)")
+	}
+	cmd := exec.Command(bin, append([]string{"--kubeconfig", env.kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
