@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -28,11 +30,12 @@ import (
 // bench; createFleet's canary of 1 replica, made Healthy by a controller of
 // their own, which is then stopped so that the status changes below are
 // the benchmark's alone) and RAMP_BENCH_DASHBOARD_BROWSERS pages open (3,
-// 20: tabs of one chromium, each with its own list request and event
-// stream). It prints:
+// 20: tabs of one chromium, each in a browser context of its own, with its
+// own list request and event stream). It prints:
 //   - the list page's time from navigation to interactive, measured in the
 //     page: all rows in the DOM, painted, and the filter answering a search;
-//   - the dashboard process's RSS before the fleet and once it is cached;
+//   - the dashboard process's RSS and live Go heap before the fleet and
+//     once it is cached;
 //   - the latency from a status write's response to the changed row in the
 //     browser's DOM (a MutationObserver, Date.now() against the write's
 //     time on the same clock), median and max over 20 changes;
@@ -48,10 +51,11 @@ func BenchmarkDashboard(b *testing.B) {
 	pages := max(3, benchSize(b, "RAMP_BENCH_DASHBOARD_BROWSERS", 3)) // with 2, one page more would not show a read per page
 	ns := namespace(b, "dash")
 	counter := newAPICounter(b)
-	b.Setenv("GODEBUG", "gctrace=1") // the dashboard's live heap after each collection, on its stderr
 	heap := &gcTrace{}
-	base, dash := startDashboardProcess(b, heap, "--kubeconfig", counter.kubeconfig) // the later flag wins
-	proc := &controllerProcess{cmd: dash}                                            // for procStatus
+	base, dash := startDashboardProcess(b, func(c *exec.Cmd) {
+		c.Env, c.Stderr = append(os.Environ(), "GODEBUG=gctrace=1"), heap // its live heap after each collection
+	}, "--kubeconfig", counter.kubeconfig) // the later flag wins
+	proc := &controllerProcess{cmd: dash} // for procStatus
 	idle, idleHeap := procStatus(b, proc, "VmRSS:"), heap.live()
 
 	p := ownController(b, ns, ns)
@@ -110,7 +114,7 @@ func BenchmarkDashboard(b *testing.B) {
 			}
 			return nil
 		})
-		var seen struct{ DOM, Frame float64 }
+		var seen struct{ Frame float64 }
 		evalJS(br, fmt.Sprintf(`window.__seen[%q]`, fmt.Sprint(i)), &seen)
 		lat = append(lat, seen.Frame-float64(wrote.UnixMicro())/1000)
 	}

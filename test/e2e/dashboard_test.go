@@ -27,13 +27,14 @@ import (
 // port and returns its base URL; it is stopped when the test ends.
 func startDashboard(t testing.TB, args ...string) string {
 	t.Helper()
-	url, _ := startDashboardProcess(t, io.Discard, args...)
+	url, _ := startDashboardProcess(t, nil, args...)
 	return url
 }
 
 // startDashboardProcess is startDashboard that also returns the process
-// (for its /proc figures) and sends its standard error to stderr.
-func startDashboardProcess(t testing.TB, stderr io.Writer, args ...string) (string, *exec.Cmd) {
+// (for its /proc figures); setup, if set, may change the command (its
+// environment, its standard error) before it starts.
+func startDashboardProcess(t testing.TB, setup func(*exec.Cmd), args ...string) (string, *exec.Cmd) {
 	t.Helper()
 	bin := os.Getenv("RAMP_CLI_BIN")
 	if bin == "" {
@@ -44,7 +45,10 @@ func startDashboardProcess(t testing.TB, stderr io.Writer, args ...string) (stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = stderr
+	cmd.Stderr = io.Discard
+	if setup != nil {
+		setup(cmd)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
