@@ -312,7 +312,8 @@ func dashboardListed(b *testing.B, base, ns string) int {
 
 // dashboardKinds are the resources the dashboard's informers watch
 // (internal/dashboard/informers.go), as the API server's metrics name them.
-var dashboardKinds = []string{"rollouts", "replicasets", "pods", "analysisruns", "experiments", "events"}
+var dashboardKinds = []string{"rollouts", "replicasets", "pods", "analysisruns", "experiments", "events",
+	"horizontalpodautoscalers"}
 
 // apiReads is, over a stretch of time, the dashboard's requests by "VERB
 // resource" and its watches open at the end (from the counting proxy), and
