@@ -6,6 +6,8 @@
 #   RAMP_BENCH_CURVE        further fleet sizes, one run each (default "1000 3000"; docs/performance.md
 #                           also has 10000, which takes about half an hour on 2 cores)
 #   RAMP_BENCH_FLEET_FLAGS  extra controller flags for the fleet runs (e.g. "--kube-api-qps 40")
+#   RAMP_BENCH_DASHBOARD, RAMP_BENCH_DASHBOARD_BROWSERS
+#                           BenchmarkDashboard's Rollouts and pages (default 1000 and 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RAMP_STATE=${RAMP_BENCH_STATE:-$PWD/.ramp-bench} RAMP_PORT_BASE=${RAMP_BENCH_PORT_BASE:-18800}
@@ -26,7 +28,9 @@ run() {
     go test -tags e2e -count=1 -run '^$' -benchtime 1x -timeout 120m ./test/e2e/... "$@"
 }
 # BenchmarkChaos has its own target (make chaos).
-RAMP_BENCH_FOREIGN=${RAMP_BENCH_FOREIGN:-2000} RAMP_BENCH_FLEET=${RAMP_BENCH_FLEET:-300} run -bench '^Benchmark([^C]|C[^h])'
+RAMP_BENCH_FOREIGN=${RAMP_BENCH_FOREIGN:-2000} RAMP_BENCH_FLEET=${RAMP_BENCH_FLEET:-300} \
+RAMP_BENCH_DASHBOARD=${RAMP_BENCH_DASHBOARD:-1000} RAMP_BENCH_DASHBOARD_BROWSERS=${RAMP_BENCH_DASHBOARD_BROWSERS:-20} \
+  run -bench '^Benchmark([^C]|C[^h])'
 for n in ${RAMP_BENCH_CURVE:-1000 3000}; do
   echo "== fleet of $n" >&2
   RAMP_BENCH_FLEET=$n run -bench '^BenchmarkFleet$'

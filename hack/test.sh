@@ -60,10 +60,11 @@ RAMP_CLI_BIN=$PWD/bin/ramp \
 RAMP_PROMETHEUS=$prometheus \
   go test -tags e2e -count=1 -parallel 8 -timeout 20m ./test/e2e/... "$@"
 
-echo "== benchmarks (figures, not assertions; BenchmarkChaos in its small version, make chaos runs the full one)" >&2
+echo "== benchmarks (figures, not assertions; BenchmarkChaos and BenchmarkDashboard small: make chaos and make bench run them full size)" >&2
 RAMP_E2E_KUBECONFIG=$RAMP_STATE/kubeconfig \
 RAMP_KUBECTL=$RAMP_STATE/bin/kubectl \
 RAMP_CONTROLLER_BIN=$PWD/bin/ramp-controller \
+RAMP_CLI_BIN=$PWD/bin/ramp \
 RAMP_CLUSTER_BIN=$PWD/bin/ramp-cluster \
 RAMP_PROMETHEUS=$prometheus \
   go test -tags e2e -count=1 -run '^$' -bench . -benchtime 1x -timeout 10m ./test/e2e/...

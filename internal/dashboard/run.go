@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg *rest.Config, o Options, log logr.Logger, read
 	if err := rampv1.AddToScheme(scheme); err != nil {
 		return err
 	}
-	cache, err := crcache.New(cfg, crcache.Options{Scheme: scheme, DefaultTransform: crcache.TransformStripManagedFields()})
+	cache, err := crcache.New(cfg, cacheOptions(scheme))
 	if err != nil {
 		return err
 	}

@@ -25,20 +25,37 @@ import (
 
 // startDashboard runs `ramp dashboard` (the real binary) on a free loopback
 // port and returns its base URL; it is stopped when the test ends.
-func startDashboard(t *testing.T, args ...string) string {
+func startDashboard(t testing.TB, args ...string) string {
 	t.Helper()
-	return startDashboardAs(t, env.kubeconfig, args...)
+	url, _ := startDashboardProcess(t, nil, env.kubeconfig, args...)
+	return url
 }
 
 // startDashboardAs is startDashboard with the identity of kubeconfig.
 func startDashboardAs(t *testing.T, kubeconfig string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
+	url, _ := startDashboardProcess(t, nil, kubeconfig, args...)
+	return url
+}
+
+// startDashboardProcess is startDashboardAs that also returns the process
+// (for its /proc figures); setup, if set, may change the command (its
+// environment, its standard error) before it starts.
+func startDashboardProcess(t testing.TB, setup func(*exec.Cmd), kubeconfig string, args ...string) (string, *exec.Cmd) {
+	t.Helper()
+	bin := os.Getenv("RAMP_CLI_BIN")
+	if bin == "" {
+		t.Fatal("RAMP_CLI_BIN must be set (make test and make bench set it)")
+	}
+	cmd := exec.Command(bin, append([]string{"--kubeconfig", kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd.Stderr = io.Discard
+	if setup != nil {
+		setup(cmd)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +73,11 @@ func startDashboardAs(t *testing.T, kubeconfig string, args ...string) string {
 		if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
 			t.Fatalf("ramp dashboard printed %q", l)
 		}
-		return url
+		return url, cmd
 	case <-time.After(time.Minute):
 		t.Fatal("ramp dashboard did not start within a minute")
 	}
-	return ""
+	return "", nil
 }
 
 // TestDashboardAPI: on the real API server, the dashboard lists and shows
