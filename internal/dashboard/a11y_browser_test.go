@@ -197,3 +197,40 @@ func TestRefusedActionsInBrowser(t *testing.T) {
 		t.Errorf("an allowed action is described by the refusal note (%s)", got)
 	}
 }
+
+// TestHiddenTabGivesItsStreamUp: a page that becomes hidden closes its
+// event stream (a browser opens at most six connections to a host, so
+// hidden tabs holding streams would starve a seventh) and opens one again
+// when shown. Skipped without the bundle or chromium.
+func TestHiddenTabGivesItsStreamUp(t *testing.T) {
+	if builtAssets() == nil {
+		t.Skip("no bundle in internal/dashboard/assets: run hack/web.sh (make build)")
+	}
+	c := fakeClient(t, &recorder{}, nil)
+	hub := NewHub(Render(c), 256)
+	go hub.Run(t.Context(), 100*time.Millisecond)
+	srv := httptest.NewServer(testServer(t, Config{Reader: c, Hub: hub}))
+	t.Cleanup(srv.Close)
+	b := startBrowser(t, 1280)
+	b.open(srv.URL + "/")
+	b.waitFor(`document.querySelectorAll("table.rollouts tbody tr").length >= 2`, "document.body.innerText")
+	subscribers := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for hub.Subscribers() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d event streams open, want %d", hub.Subscribers(), want)
+			}
+			time.Sleep(20 * time.Millisecond) // polling the hub: the count decides
+		}
+	}
+	subscribers(1)
+	visibility := func(hidden bool) {
+		b.eval(`Object.defineProperty(document, "hidden", { configurable: true, get: () => ` + strconv.FormatBool(hidden) + ` });
+		  document.dispatchEvent(new Event("visibilitychange"))`)
+	}
+	visibility(true)
+	subscribers(0)
+	visibility(false)
+	subscribers(1)
+}

@@ -57,6 +57,9 @@ func TestActionsInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown := ro.ResourceVersion
+	// The page reloads after the promote: let it show this version first,
+	// or under load it would show the change below and act on it.
+	b.waitFor(`document.querySelector("section.actions")?.dataset.resourceVersion === "`+shown+`"`, `document.querySelector("section.actions")?.dataset.resourceVersion`)
 	ro.Labels = map[string]string{"touched": "yes"}
 	if err := c.Update(t.Context(), &ro); err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ export function actionBar(d: Detail, done: (msg: string) => void, closed: () => 
     onclick: () => confirm(a, d, dialog, result, done) }, a.label));
   const why = actions.filter((a) => a.verb in refused).map((a) => `${a.label}: ${refused[a.verb]}`);
   const note = why.length ? h("ul", { id: "actions-refused", class: "refused muted" }, ...why.map((w) => h("li", {}, w))) : null;
-  return h("section", { "aria-labelledby": "actions-title", class: "actions" },
+  return h("section", { "aria-labelledby": "actions-title", class: "actions", "data-resource-version": d.resourceVersion },
     h("h2", { id: "actions-title" }, "Actions"), h("div", { class: "buttons" }, ...buttons), note, result, dialog);
 }
 

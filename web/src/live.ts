@@ -1,5 +1,5 @@
-// Live changes from /api/events (Server-Sent Events): one stream per page,
-// shared by whichever view is open. After a break (network, or the server
+// Live changes from /api/events (Server-Sent Events): one stream per
+// visible page, shared by whichever view is open. After a break (network, or the server
 // dropped a browser that fell behind) the browser reconnects by itself and
 // the views reload, since changes may have been missed meanwhile.
 
@@ -33,8 +33,25 @@ export function restart(): void {
   }
 }
 
+// A hidden tab gives its stream up and takes a new one (reloading its
+// view) when shown again: a browser opens at most six connections to one
+// host, so six tabs each holding a stream would leave a seventh unable to
+// load anything.
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) {
+    if (source) {
+      source.close();
+      source = null;
+      broken = true;
+      onState(false);
+    }
+  } else if (listeners.size) {
+    start();
+  }
+});
+
 function start(): void {
-  if (source) return;
+  if (source || document.hidden) return;
   source = new EventSource("/api/events");
   source.addEventListener("open", () => {
     onState(true);
