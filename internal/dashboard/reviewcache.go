@@ -85,10 +85,3 @@ func (c *ReviewCache) put(key [32]byte, u User, err error) {
 	}
 	c.m[key] = review{user: u, err: err, until: now.Add(c.TTL)}
 }
-
-// forget drops the answer kept for a token (signed out).
-func (c *ReviewCache) forget(token string, audiences []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.m, reviewKey(token, audiences))
-}
