@@ -158,7 +158,8 @@ func next(msgs <-chan json.RawMessage, deadline time.Time) (json.RawMessage, err
 // an observation under key: every field the dashboard computes, objects'
 // metadata reduced to their names, ReplicaSets keyed by name, the pods of a
 // ReplicaSet as one sorted list (their names without the random suffix),
-// times reduced to whether they are set; hashes become H<rev>.
+// times to "<time>" (words such as "Never" kept), the generation to a placeholder;
+// hashes become H<rev>.
 func flattenInfo(put func(k, v string), key string, v any, n normalizer) {
 	switch x := v.(type) {
 	case map[string]any:
@@ -171,7 +172,11 @@ func flattenInfo(put func(k, v string), key string, v any, n normalizer) {
 				name, _ := c.(map[string]any)["name"].(string)
 				put(key+" name", n.apply(name))
 			case "scaleDownDeadline", "restartedAt":
-				put(key+" "+k, "<set>")
+				put(key+" "+k, timeOrWord(c))
+			case "generation":
+				// the Rollout's observedGeneration: how often a controller
+				// rewrites the spec is no contract (agrees checks the value)
+				put(key+" "+k, "<n>")
 			case "replicaSets", "rollouts":
 				for _, e := range c.([]any) {
 					meta, _ := e.(map[string]any)["objectMeta"].(map[string]any)
@@ -206,11 +211,20 @@ func flattenInfo(put func(k, v string), key string, v any, n normalizer) {
 	}
 }
 
+// timeOrWord is "<time>" for an RFC 3339 time, the value itself otherwise.
+func timeOrWord(v any) string {
+	s := fmt.Sprint(v)
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return "<time>"
+	}
+	return s
+}
+
 // TestFlattenInfo: names kept, hashes and pod suffixes normalized, times
-// reduced to "set", pods as one sorted list, ReplicaSets keyed by name.
+// reduced to "<time>", pods as one sorted list, ReplicaSets keyed by name.
 func TestFlattenInfo(t *testing.T) {
 	var v any
-	if err := json.Unmarshal([]byte(`{"objectMeta":{"name":"app","uid":"u1"},"status":"Paused","steps":[{"setWeight":50},{"pause":{}}],
+	if err := json.Unmarshal([]byte(`{"objectMeta":{"name":"app","uid":"u1"},"status":"Paused","generation":"3","restartedAt":"Never","steps":[{"setWeight":50},{"pause":{}}],
 		"replicaSets":[{"objectMeta":{"name":"app-abc12"},"revision":2,"scaleDownDeadline":"2026-01-01T00:00:00Z",
 		"pods":[{"objectMeta":{"name":"app-abc12-zz9q1"},"status":"Running"},{"objectMeta":{"name":"app-abc12-aa1b2"},"status":"Pending"}]}]}`), &v); err != nil {
 		t.Fatal(err)
@@ -218,10 +232,10 @@ func TestFlattenInfo(t *testing.T) {
 	o := observation{}
 	flattenInfo(func(k, v string) { o[k] = v }, "info", v, newNormalizer(map[string]string{"abc12": "H2"}))
 	want := observation{
-		"info name": "app", "info status": "Paused", "info steps[0] setWeight": "50", "info steps[1] pause": "{}",
+		"info name": "app", "info status": "Paused", "info generation": "<n>", "info steps[0] setWeight": "50", "info steps[1] pause": "{}",
 		"info replicaSet app-H2 name": "app-H2", "info replicaSet app-H2 revision": "2",
-		"info replicaSet app-H2 scaleDownDeadline": "<set>",
-		"info replicaSet app-H2 pods":              "name=app-H2-<pod>,status=Pending name=app-H2-<pod>,status=Running",
+		"info replicaSet app-H2 scaleDownDeadline": "<time>", "info restartedAt": "Never",
+		"info replicaSet app-H2 pods": "name=app-H2-<pod>,status=Pending name=app-H2-<pod>,status=Running",
 	}
 	if !maps.Equal(o, want) {
 		t.Errorf("flattened:\n%s\nwant:\n%s", dump(o), dump(want))

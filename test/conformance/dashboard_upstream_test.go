@@ -109,6 +109,7 @@ type dashInfo struct {
 	ObjectMeta       struct{ Name string }
 	Status, Step     string
 	SetWeight        string
+	Generation       string
 	Desired, Updated int64
 	Containers       []struct{ Name, Image string }
 	ReplicaSets      []struct {
@@ -143,6 +144,7 @@ func agrees(w *world, answer any) error {
 	}
 	r := w.rollouts[0].Object
 	phase, _, _ := unstructured.NestedString(r, "status", "phase")
+	observed, _, _ := unstructured.NestedFieldNoCopy(r, "status", "observedGeneration")
 	idx, _, _ := unstructured.NestedInt64(r, "status", "currentStepIndex")
 	steps, _, _ := unstructured.NestedSlice(r, "spec", "strategy", "canary", "steps")
 	replicas, _, _ := unstructured.NestedInt64(r, "spec", "replicas")
@@ -152,6 +154,7 @@ func agrees(w *world, answer any) error {
 	containers, _, _ := unstructured.NestedSlice(r, "spec", "template", "spec", "containers")
 	want := map[string][2]string{
 		"status":      {ri.Status, phase},
+		"generation":  {ri.Generation, fmt.Sprint(observed)},
 		"step":        {ri.Step, fmt.Sprintf("%d/%d", idx, len(steps))},
 		"setWeight":   {ri.SetWeight, setWeightAt(steps, idx)},
 		"desired":     {strconv.FormatInt(ri.Desired, 10), strconv.FormatInt(replicas, 10)},
