@@ -8,7 +8,8 @@
 // The tests carry the build tag "conformance" and run through
 // hack/conformance.sh (make conformance; make test runs the CI subset). They
 // only read and write the API servers through kubectl, the upstream plugin
-// and a dynamic client, so both controllers are treated exactly alike. Two
+// (its dashboard server too: dashboard_upstream_test.go) and a dynamic
+// client, so both controllers are treated exactly alike. Two
 // checks import Ramp's pure packages to compare them with upstream rather
 // than to drive a scenario: plan_trajectory_test.go (ramp plan's rows
 // against upstream's recorded trajectories) and lint_corpus_test.go

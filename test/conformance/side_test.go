@@ -80,16 +80,22 @@ func (s *side) start(bin, logDir string) error {
 	return s.proc.Start()
 }
 
-func (s *side) stop() {
-	if s.proc != nil && s.proc.Process != nil {
-		_ = s.proc.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = s.proc.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = s.proc.Process.Kill()
-		}
+func (s *side) stop() { stopProcess(s.proc) }
+
+// stopProcess interrupts a process the harness started and kills it if it
+// has not exited 10 s later.
+func stopProcess(p *exec.Cmd) {
+	if p == nil || p.Process == nil {
+		return
+	}
+	_ = p.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = p.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = p.Process.Kill()
+		<-done
 	}
 }
 
