@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,16 +29,34 @@ import (
 // port and returns its base URL; it is stopped when the test ends.
 func startDashboard(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", env.kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
-	out, err := cmd.StdoutPipe()
+	return startDashboardAs(t, env.kubeconfig, args...)
+}
+
+// startDashboardAs is startDashboard with the identity of kubeconfig.
+func startDashboardAs(t *testing.T, kubeconfig string, args ...string) string {
+	t.Helper()
+	url, stop, err := launchDashboard(kubeconfig, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	t.Cleanup(stop)
+	return url
+}
+
+// launchDashboard starts `ramp dashboard` with kubeconfig and returns its
+// base URL once it serves, and the func that stops it.
+func launchDashboard(kubeconfig string, args ...string) (string, func(), error) {
+	cmd := exec.Command(os.Getenv("RAMP_CLI_BIN"), append([]string{"--kubeconfig", kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var stderr bytes.Buffer // read only after the process exited
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
 	line := make(chan string, 1)
 	go func() {
 		l, _ := bufio.NewReader(out).ReadString('\n')
@@ -48,13 +68,14 @@ func startDashboard(t *testing.T, args ...string) string {
 		_, url, ok := strings.Cut(strings.TrimSpace(l), " on ")
 		url, _, _ = strings.Cut(url, " ")
 		if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
-			t.Fatalf("ramp dashboard printed %q", l)
+			stop()
+			return "", nil, fmt.Errorf("ramp dashboard printed %q; stderr:\n%s", l, stderr.Bytes()[max(0, stderr.Len()-2000):])
 		}
-		return url
+		return url, stop, nil
 	case <-time.After(time.Minute):
-		t.Fatal("ramp dashboard did not start within a minute")
+		stop()
+		return "", nil, errors.New("ramp dashboard did not start within a minute")
 	}
-	return ""
 }
 
 // TestDashboardAPI: on the real API server, the dashboard lists and shows
