@@ -37,7 +37,9 @@ var sharedUI struct {
 
 func sharedDashboard(t *testing.T) string {
 	t.Helper()
-	sharedUI.once.Do(func() { sharedUI.url, sharedUI.stop, sharedUI.err = launchDashboard(env.kubeconfig, "--enable-actions") })
+	sharedUI.once.Do(func() {
+		sharedUI.url, sharedUI.stop, sharedUI.err = launchDashboard(env.kubeconfig, "--enable-actions")
+	})
 	if sharedUI.err != nil {
 		t.Fatalf("the shared dashboard: %v", sharedUI.err)
 	}

@@ -391,7 +391,9 @@ metadata: {name: %[1]s}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: dash-viewer}]
 `, role))
-	t.Cleanup(func() { _, _, _ = kubectl(t, "", "delete", "clusterrolebinding/"+role, "clusterrole/"+role, "--ignore-not-found") })
+	t.Cleanup(func() {
+		_, _, _ = kubectl(t, "", "delete", "clusterrolebinding/"+role, "clusterrole/"+role, "--ignore-not-found")
+	})
 	eventually(t, 30*time.Second, "dash-viewer may list events everywhere", func() error {
 		if out, _, _ := kubectl(t, "", "auth", "can-i", "list", "events", "--all-namespaces", "--as", "dash-viewer"); strings.TrimSpace(out) != "yes" {
 			return fmt.Errorf("can-i: %q", out)
