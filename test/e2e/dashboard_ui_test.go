@@ -83,10 +83,13 @@ func TestDashboardUICanaryWalkthrough(t *testing.T) {
 	b.waitVisible("ol.timeline")
 	b.waitJS("the page's title names the rollout", fmt.Sprintf(`document.querySelector("main h1").textContent === %q`, demo+" in "+ns))
 	steps := apiSteps(t, base, ns, demo)
+	if want := []string{"setWeight: 20", "pause", "setWeight: 40", "pause: 30", "setWeight: 60", "pause: 30", "setWeight: 80", "pause: 30"}; fmt.Sprint(steps) != fmt.Sprint(want) {
+		t.Fatalf("the API's steps %q, want %q", steps, want)
+	}
 	b.until("the timeline at step 2", func() error {
 		tl := evaluate[[]pageStep](b, "read the timeline", timelineJS)
-		if len(tl) != 8 || len(steps) != 8 {
-			return fmt.Errorf("%d steps shown, API %d; want 8", len(tl), len(steps))
+		if len(tl) != len(steps) {
+			return fmt.Errorf("%d steps shown, want %d", len(tl), len(steps))
 		}
 		for i, s := range tl {
 			want := map[bool]string{true: "done", false: "todo"}[i < 1]
