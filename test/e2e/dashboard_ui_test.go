@@ -373,8 +373,9 @@ func TestDashboardUIAnalysisPlot(t *testing.T) {
 
 // TestDashboardUIRefusedWithoutPermission: the dashboard runs as an
 // identity that may read but not patch rollouts (the kubeconfig's user
-// impersonating dash-viewer): the page shows the rollout, Promote is
-// refused with a message that says so, and the Rollout is unchanged.
+// impersonating dash-viewer): the page names dash-viewer and shows the
+// rollout, Promote is refused with a message that says so, and the Rollout
+// is unchanged.
 func TestDashboardUIRefusedWithoutPermission(t *testing.T) {
 	t.Parallel()
 	ns, _, _ := pausedDemo(t, "dash-deny")
@@ -413,6 +414,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: dash-viewer}]
 	b.allow(`/promote:1\): Failed to load resource: the server responded with a status of 403`)
 	b.openRollout(base, ns, demo)
 	b.waitJS("step 2 current", currentStep+" === 1")
+	b.waitJS("the header names who acts", `document.getElementById("who").textContent === "dash-viewer · actions enabled"`)
 	before := must(getRollout(ns, demo))
 
 	r := b.act("Promote", says("Ends step 2"), "confirm-refused", nil)
