@@ -94,7 +94,7 @@ func pausedDemo(t *testing.T, prefix string, edits ...string) (ns, blue, yellow 
 }
 
 // dashboardJSON reads one of the dashboard's API answers, as the page does.
-func dashboardJSON(t *testing.T, base, path string, v any) {
+func dashboardJSON(t testing.TB, base, path string, v any) {
 	t.Helper()
 	resp, err := (&http.Client{Timeout: 30 * time.Second}).Get(base + path)
 	if err != nil {
@@ -109,18 +109,53 @@ func dashboardJSON(t *testing.T, base, path string, v any) {
 	}
 }
 
+// apiDetail is what the scenarios read of GET /api/rollouts/{ns}/{name}:
+// the timeline's steps and, when the server sends them, the planner's
+// forecast and the actions' confirmations (internal/view).
+type apiDetail struct {
+	Timeline struct{ Steps []struct{ Text string } }
+	Forecast *struct {
+		Points []struct {
+			Index          int
+			Kind, Weight   string
+			Canary, Stable int32
+		}
+	}
+	Confirm *struct{ Actions map[string]string }
+}
+
+func rolloutDetail(t testing.TB, base, ns, name string) apiDetail {
+	t.Helper()
+	var d apiDetail
+	dashboardJSON(t, base, "/api/rollouts/"+ns+"/"+name, &d)
+	return d
+}
+
 // apiSteps are the step texts of the rollout's timeline, as the API says.
 func apiSteps(t *testing.T, base, ns, name string) []string {
 	t.Helper()
-	var d struct {
-		Timeline struct{ Steps []struct{ Text string } }
-	}
-	dashboardJSON(t, base, "/api/rollouts/"+ns+"/"+name, &d)
 	var out []string
-	for _, s := range d.Timeline.Steps {
+	for _, s := range rolloutDetail(t, base, ns, name).Timeline.Steps {
 		out = append(out, s.Text)
 	}
 	return out
+}
+
+// confirms is a check of an action's confirmation: it contains every part
+// and the text the server gives for verb now, when it gives one (the
+// planner's, from internal/view).
+func confirms(t testing.TB, base, ns, name, verb string, parts ...string) func(string) error {
+	return func(dialog string) error {
+		if d := rolloutDetail(t, base, ns, name); d.Confirm != nil {
+			parts = append(parts, d.Confirm.Actions[verb])
+		}
+		for _, p := range parts {
+			if !strings.Contains(dialog, p) {
+				return fmt.Errorf("no %q", p)
+			}
+		}
+		return nil
+	}
 }
 
 // evaluate runs the JavaScript expression in the page (awaiting a promise)
@@ -279,7 +314,7 @@ const recordResults = `(() => { if (window.__oks) return true; window.__oks = []
   .observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   return true; })()`
 
-// act clicks the action's button, checks its confirmation with says,
+// act clicks the action's button, checks its confirmation with says (see confirms),
 // saves it as shot and confirms it. A conflict (the rollout changed after
 // the page drew it: the server refused the stale version) is cancelled
 // and tried again on the redrawn page, as a person does, while still (the
@@ -312,18 +347,6 @@ func (b *browser) act(label string, says func(dialog string) error, shot string,
 		evaluate[bool](b, "mark the action bar", `(window.__bar = document.querySelector("section.actions"), true)`)
 		b.do("cancel", chromedp.Click(chromedp.Search(`//dialog[@open]//button[normalize-space(.)="Cancel"]`)))
 		b.waitJS("the page redrawn", `!document.querySelector("dialog[open]") && document.querySelector("section.actions") !== window.__bar`)
-	}
-}
-
-// says is a check of a confirmation: it contains every part.
-func says(parts ...string) func(string) error {
-	return func(text string) error {
-		for _, p := range parts {
-			if !strings.Contains(text, p) {
-				return fmt.Errorf("no %q", p)
-			}
-		}
-		return nil
 	}
 }
 

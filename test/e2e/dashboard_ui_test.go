@@ -96,8 +96,6 @@ func TestDashboardUICanaryWalkthrough(t *testing.T) {
 			if i == 1 {
 				want = "current"
 			}
-			// TODO(dash-plan): the planner's forecast of steps 3-8 drawn
-			// after the current one; today they are plain "todo" items.
 			if s.Class != want || !strings.Contains(s.Text, steps[i]) {
 				return fmt.Errorf("step %d %+v, want %s %q", i+1, s, want, steps[i])
 			}
@@ -107,6 +105,7 @@ func TestDashboardUICanaryWalkthrough(t *testing.T) {
 		}
 		return nil
 	})
+	b.until("the planner's forecast as the API has it", sameForecast(b, base, ns, demo))
 	b.until("blue stable with 4 pods", wantReplicaSet(b, demo, blue, "stable", 4))
 	b.until("yellow canary with 1 pod", wantReplicaSet(b, demo, yellow, "canary", 1))
 	b.screenshot("rollout-step1")
@@ -126,8 +125,7 @@ func TestDashboardUICanaryWalkthrough(t *testing.T) {
 		if i+1 < len(steps) {
 			next = fmt.Sprintf("step %d (%s)", i+2, steps[i+1])
 		}
-		// TODO(dash-plan): the planner's confirmation text; today the page's own.
-		r := b.act("Promote", says(fmt.Sprintf("Ends step %d (%s) and moves on to %s", i+1, steps[i], next)),
+		r := b.act("Promote", confirms(t, base, ns, demo, "promote", fmt.Sprintf("Ends step %d (%s) and moves on to %s", i+1, steps[i], next)),
 			fmt.Sprintf("confirm-promote-%d", i), func() error { return pausedAt(int32(i))(must(getRollout(ns, demo))) })
 		moved := func(ro *rampv1.Rollout) error {
 			if s := ro.Status.CurrentStepIndex; s == nil || *s <= int32(i) {
@@ -152,6 +150,41 @@ func TestDashboardUICanaryWalkthrough(t *testing.T) {
 	b.waitJS("all steps done, same document", `window.__same === true && document.querySelector("ol.timeline li[aria-current]") === null &&
   [...document.querySelectorAll("main section p")].some((p) => p.textContent === "All steps done.")`)
 	b.screenshot("healthy")
+}
+
+// sameForecast is a condition: the timeline draws the planner's forecast
+// as the API gives it: under each remaining step its pods (and its weight),
+// and the points after the steps in a list of their own; nothing when the
+// API gives no forecast.
+func sameForecast(b *browser, base, ns, name string) func() error {
+	return func() error {
+		d := rolloutDetail(b.t, base, ns, name)
+		var want []string
+		after := 0
+		if d.Forecast != nil {
+			for _, p := range d.Forecast.Points {
+				if p.Kind != "step" {
+					after++
+					continue
+				}
+				want = append(want, fmt.Sprintf("%d:%s|canary %d, stable %d", p.Index, p.Weight, p.Canary, p.Stable))
+			}
+		}
+		got := evaluate[[]string](b, "read the forecast", `[...document.querySelectorAll("ol.timeline > li")].flatMap((li, i) =>
+  [...li.querySelectorAll(":scope > .forecast")].map((f) => i + ":" + f.textContent))`)
+		n := evaluate[int](b, "count the points after the steps", `document.querySelectorAll("ol[data-forecast=after] > li").length`)
+		if len(got) != len(want) || n != after {
+			return fmt.Errorf("page forecast %q and %d points after the steps; API %q and %d after", got, n, want, after)
+		}
+		for i, w := range want {
+			at, figures, _ := strings.Cut(w, "|")
+			idx, weight, _ := strings.Cut(at, ":")
+			if !strings.HasPrefix(got[i], idx+":") || !strings.Contains(got[i], weight) || !strings.Contains(got[i], figures) {
+				return fmt.Errorf("page forecast %q, API %q", got, want)
+			}
+		}
+		return nil
+	}
 }
 
 // phoneWalk is the walkthrough's list and rollout page at 390×844 in the
@@ -186,12 +219,12 @@ func phoneWalk(t *testing.T, base, ns string) {
 func TestDashboardUIAbort(t *testing.T) {
 	t.Parallel()
 	ns, blue, yellow := pausedDemo(t, "dash-abort")
+	base := sharedDashboard(t)
 	b := uiBrowser(t, desktop)
 	b.allow(`status of 409`)
-	b.openRollout(sharedDashboard(t), ns, demo)
+	b.openRollout(base, ns, demo)
 	b.until("yellow canary with 1 pod", wantReplicaSet(b, demo, yellow, "canary", 1))
-	// TODO(dash-plan): the planner's confirmation text; today the page's own.
-	r := b.act("Abort", says("traffic goes back to the stable version", "scaled down"), "confirm-abort", nil)
+	r := b.act("Abort", confirms(t, base, ns, demo, "abort", "traffic goes back to the stable version", "scaled down"), "confirm-abort", nil)
 	if !r.ok || !strings.Contains(r.message, "abort done") {
 		t.Fatalf("abort: %+v", r)
 	}
@@ -241,17 +274,17 @@ func TestDashboardUIBlueGreen(t *testing.T) {
 		return nil
 	})
 
+	base := sharedDashboard(t)
 	b := uiBrowser(t, desktop)
 	b.allow(`status of 409`)
-	b.openRollout(sharedDashboard(t), ns, name)
+	b.openRollout(base, ns, name)
 	b.waitJS("no steps", `[...document.querySelectorAll("main section p")].some((p) => p.textContent === "Blue-green: no steps.")`)
 	b.until("blue active with 5 pods", wantReplicaSet(b, name, blue, "active", 5))
 	b.until("yellow preview with 5 pods", wantReplicaSet(b, name, yellow, "preview", 5))
 	b.until("Paused on the page", wantPhase(b, ns, name, rampv1.RolloutPhasePaused))
 	b.screenshot("bluegreen-preview")
 
-	// TODO(dash-plan): the planner's confirmation text; today the page's own.
-	r := b.act("Promote", says("switches the active service to the new version"), "confirm-bluegreen-promote", nil)
+	r := b.act("Promote", confirms(t, base, ns, name, "promote", "active service", "new version"), "confirm-bluegreen-promote", nil)
 	if !r.ok || !strings.Contains(r.message, "promote done") {
 		t.Fatalf("promote: %+v", r)
 	}
@@ -417,7 +450,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: dash-viewer}]
 	b.waitJS("the header names who acts", `document.getElementById("who").textContent === "dash-viewer · actions enabled"`)
 	before := must(getRollout(ns, demo))
 
-	r := b.act("Promote", says("Ends step 2"), "confirm-refused", nil)
+	r := b.act("Promote", confirms(t, base, ns, demo, "promote", "Ends step 2"), "confirm-refused", nil)
 	// TODO: the comment of issue 22 asks for the verb and resource refused
 	// (patch rollouts); the server names the action and the rollout.
 	want := fmt.Sprintf("Not allowed: forbidden: the API server refused to promote rollout %q", ns+"/"+demo)
