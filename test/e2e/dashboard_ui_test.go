@@ -170,6 +170,9 @@ func sameForecast(b *browser, base, ns, name string) func() error {
 				want = append(want, fmt.Sprintf("%d:%s|canary %d, stable %d", p.Index, p.Weight, p.Canary, p.Stable))
 			}
 		}
+		if d.Forecast != nil && len(want) == 0 {
+			return fmt.Errorf("the API's forecast %+v has no step", d.Forecast)
+		}
 		got := evaluate[[]string](b, "read the forecast", `[...document.querySelectorAll("ol.timeline > li")].flatMap((li, i) =>
   [...li.querySelectorAll(":scope > .forecast")].map((f) => i + ":" + f.textContent))`)
 		n := evaluate[int](b, "count the points after the steps", `document.querySelectorAll("ol[data-forecast=after] > li").length`)
