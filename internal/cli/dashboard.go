@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/ramp-rollouts/ramp/internal/dashboard"
@@ -30,11 +32,8 @@ func newDashboard(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if raw, err := e.flags.ToRawKubeConfigLoader().RawConfig(); err == nil {
-				if c, ok := raw.Contexts[raw.CurrentContext]; ok {
-					o.User = c.AuthInfo
-				}
-			}
+			raw, _ := e.flags.ToRawKubeConfigLoader().RawConfig() // shown only: no name is better than failing
+			o.User = shownUser(cfg, raw)
 			log := logr.FromSlogHandler(slog.NewTextHandler(e.streams.Err, nil))
 			ctrllog.SetLogger(log)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -48,4 +47,17 @@ func newDashboard(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&o.EnableActions, "enable-actions", false, "allow promote, abort, retry, pause, resume, restart, undo and set image from the dashboard")
 	cmd.Flags().BoolVar(&o.InClusterAuth, "in-cluster-auth", false, "require a Kubernetes bearer token on every request (TokenReview) and authorise every read and action with a SubjectAccessReview")
 	return cmd
+}
+
+// shownUser names who a local dashboard acts as, for the page's header: the
+// user impersonated (the kubeconfig's `as`, or --as) when there is one, else
+// the current context's user entry.
+func shownUser(cfg *rest.Config, raw clientcmdapi.Config) string {
+	if u := cfg.Impersonate.UserName; u != "" {
+		return u
+	}
+	if c, ok := raw.Contexts[raw.CurrentContext]; ok {
+		return c.AuthInfo
+	}
+	return ""
 }

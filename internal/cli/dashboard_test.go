@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"k8s.io/client-go/rest"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // TestDashboardCommand: ramp dashboard has the flags and defaults
@@ -27,5 +30,26 @@ func TestDashboardCommand(t *testing.T) {
 	}
 	if c, _, err := root.Find([]string{"resume"}); err != nil || c.Name() != "resume" {
 		t.Errorf("resume: %v", err)
+	}
+}
+
+// TestDashboardShownUser: the page's header names the identity the local
+// dashboard acts as: the impersonated user when the kubeconfig or --as
+// impersonates one, else the context's user entry.
+func TestDashboardShownUser(t *testing.T) {
+	raw := clientcmdapi.Config{CurrentContext: "dev", Contexts: map[string]*clientcmdapi.Context{"dev": {AuthInfo: "admin"}}}
+	for _, c := range []struct {
+		as   string
+		raw  clientcmdapi.Config
+		want string
+	}{
+		{"", raw, "admin"},
+		{"viewer", raw, "viewer"},
+		{"", clientcmdapi.Config{}, ""},
+	} {
+		cfg := &rest.Config{Impersonate: rest.ImpersonationConfig{UserName: c.as}}
+		if got := shownUser(cfg, c.raw); got != c.want {
+			t.Errorf("impersonating %q: shown %q, want %q", c.as, got, c.want)
+		}
 	}
 }

@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -43,23 +45,35 @@ func startDashboardAs(t *testing.T, kubeconfig string, args ...string) string {
 // environment, its standard error) before it starts.
 func startDashboardProcess(t testing.TB, setup func(*exec.Cmd), kubeconfig string, args ...string) (string, *exec.Cmd) {
 	t.Helper()
+	url, cmd, stop, err := launchDashboard(setup, kubeconfig, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return url, cmd
+}
+
+// launchDashboard starts `ramp dashboard` with kubeconfig and returns its
+// base URL once it serves, the process, and the func that stops it.
+func launchDashboard(setup func(*exec.Cmd), kubeconfig string, args ...string) (string, *exec.Cmd, func(), error) {
 	bin := os.Getenv("RAMP_CLI_BIN")
 	if bin == "" {
-		t.Fatal("RAMP_CLI_BIN must be set (make test and make bench set it)")
+		return "", nil, nil, errors.New("RAMP_CLI_BIN must be set (make test and make bench set it)")
 	}
 	cmd := exec.Command(bin, append([]string{"--kubeconfig", kubeconfig, "dashboard", "--address", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return "", nil, nil, err
 	}
-	cmd.Stderr = io.Discard
+	var stderr bytes.Buffer // read only after the process exited
+	cmd.Stderr = &stderr
 	if setup != nil {
 		setup(cmd)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return "", nil, nil, err
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
 	line := make(chan string, 1)
 	go func() {
 		l, _ := bufio.NewReader(out).ReadString('\n')
@@ -71,13 +85,14 @@ func startDashboardProcess(t testing.TB, setup func(*exec.Cmd), kubeconfig strin
 		_, url, ok := strings.Cut(strings.TrimSpace(l), " on ")
 		url, _, _ = strings.Cut(url, " ")
 		if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
-			t.Fatalf("ramp dashboard printed %q", l)
+			stop()
+			return "", nil, nil, fmt.Errorf("ramp dashboard printed %q; stderr:\n%s", l, stderr.Bytes()[max(0, stderr.Len()-2000):])
 		}
-		return url, cmd
+		return url, cmd, stop, nil
 	case <-time.After(time.Minute):
-		t.Fatal("ramp dashboard did not start within a minute")
+		stop()
+		return "", nil, nil, errors.New("ramp dashboard did not start within a minute")
 	}
-	return "", nil
 }
 
 // TestDashboardAPI: on the real API server, the dashboard lists and shows

@@ -66,6 +66,7 @@ func runMain(m *testing.M) int {
 	}
 	defer env.controller.stop()
 	defer stopPrometheus()
+	defer stopSharedDashboard()
 	return m.Run()
 }
 
