@@ -229,7 +229,7 @@ func promoteThroughDashboard(ctx context.Context, d *upstreamDashboard, ns, imag
 		err = json.Unmarshal(m, &ri)
 	}
 	if err != nil || ri.Status != "Paused" {
-		return fmt.Errorf("the watch stream's first message: status %q: %v", ri.Status, err)
+		return fmt.Errorf("the watch stream's first message: status %q: %w", ri.Status, err)
 	}
 	var promoted struct{ Metadata struct{ Name string } }
 	if err := d.call(ctx, "PUT", "rollouts/"+ns+"/app/promote", map[string]bool{"full": false}, &promoted); err != nil {
